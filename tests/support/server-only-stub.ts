@@ -1,0 +1,2 @@
+// Intentionally empty: stands in for the `server-only` guard under Vitest.
+export {};

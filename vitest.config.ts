@@ -1,0 +1,19 @@
+import { defineConfig } from "vitest/config";
+import path from "node:path";
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      "@": path.resolve(import.meta.dirname),
+      // `server-only` throws outside a React Server environment; unit tests run server modules directly.
+      "server-only": path.resolve(import.meta.dirname, "tests/support/server-only-stub.ts"),
+    },
+  },
+  test: {
+    include: ["tests/**/*.test.ts", "lib/**/*.test.ts", "sandbox/**/*.test.ts"],
+    environment: "node",
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    fileParallelism: false,
+  },
+});
