@@ -1,0 +1,70 @@
+"use client";
+import { useSyncExternalStore } from "react";
+import type { TokenInfo } from "@/auth";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { cn } from "@/lib/utils";
+
+function subscribeToSeconds(onTick: () => void) {
+  const id = setInterval(onTick, 1000);
+  return () => clearInterval(id);
+}
+
+/** The current time to the second in the browser; null while server-rendering, so hydration matches. */
+function useNowSeconds(): number | null {
+  return useSyncExternalStore(subscribeToSeconds, () => Math.floor(Date.now() / 1000), () => null);
+}
+
+function describeExpiry(expiresAt: number | null, now: number | null): string {
+  if (expiresAt === null) return "Unknown";
+  if (now === null) return new Date(expiresAt * 1000).toISOString();
+  const seconds = expiresAt - now;
+  if (seconds <= 0) return "Expired — renewed on your next request";
+  if (seconds < 120) return `in ${seconds} s`;
+  return `in ${Math.round(seconds / 60)} min`;
+}
+
+/** Facts about the session's tokens — never the tokens themselves. */
+export function TokenPanel({ tokenInfo }: { tokenInfo: TokenInfo }) {
+  const now = useNowSeconds();
+  const notGranted = tokenInfo.requestedScopes.filter((s) => !tokenInfo.grantedScopes.includes(s));
+  return (
+    <Card data-testid="token-panel">
+      <CardHeader>
+        <CardTitle>Session</CardTitle>
+        <CardDescription>Tokens stay on the server; this is what they allow.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <dl className="flex flex-col gap-3 text-sm">
+          <div>
+            <dt className="font-medium text-slate-500">Granted scopes</dt>
+            <dd className="mt-1 flex flex-wrap gap-1.5" data-testid="granted-scopes">
+              {tokenInfo.grantedScopes.map((scope) => (
+                <span key={scope} className="rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-700">
+                  {scope}
+                </span>
+              ))}
+            </dd>
+            {notGranted.length > 0 ? (
+              <p className="mt-1 text-xs text-slate-500">Requested but not granted: {notGranted.join(", ")}</p>
+            ) : null}
+          </div>
+          <div>
+            <dt className="font-medium text-slate-500">Refresh token</dt>
+            <dd
+              data-testid="has-refresh-token"
+              className={cn("mt-1", tokenInfo.hasRefreshToken ? "text-emerald-700" : "text-amber-700")}
+            >
+              {tokenInfo.hasRefreshToken ? "Held — the session renews itself" : "None — sign in again when the access token expires"}
+            </dd>
+          </div>
+          <div>
+            <dt className="font-medium text-slate-500">Access token expires</dt>
+            <dd className="mt-1" data-testid="access-token-expiry">
+              {describeExpiry(tokenInfo.accessTokenExpiresAt, now)}
+            </dd>
+          </div>
+        </dl>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,14 @@
+"use server";
+import { signIn, signOut } from "@/auth";
+
+/** Starts the authorization code flow with the service; returns to `/account` (or a same-origin path). */
+export async function signInWithEsign(formData: FormData) {
+  const requested = formData.get("callbackUrl");
+  // Only same-origin paths: never let a form field send the user to another site after sign-in.
+  const redirectTo = typeof requested === "string" && /^\/(?![/\\])/.test(requested) ? requested : "/account";
+  await signIn("esign", { redirectTo });
+}
+
+export async function signOutOfApp() {
+  await signOut({ redirectTo: "/" });
+}

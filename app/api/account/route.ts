@@ -1,0 +1,11 @@
+import { NextResponse } from "next/server";
+import { requireAccessToken } from "@/lib/auth/require-access-token";
+import { getUserInfo } from "@/lib/esign/client";
+import { withErrorHandling } from "@/lib/route-handler";
+
+/** The signed-in user's customer account and user record, from the service's getuserinfo. */
+export const GET = withErrorHandling(async (req) => {
+  const accessToken = await requireAccessToken(req);
+  const record = await getUserInfo(accessToken);
+  return NextResponse.json(record, { headers: { "cache-control": "no-store" } });
+});

@@ -1,0 +1,34 @@
+import Link from "next/link";
+import { auth } from "@/auth";
+import { AuthErrorAlert } from "@/components/auth-error-alert";
+import { SignInButton } from "@/components/sign-in-button";
+import { buttonClasses } from "@/components/ui/button";
+
+export default async function HomePage({ searchParams }: { searchParams: Promise<{ error?: string | string[] }> }) {
+  const [session, { error }] = await Promise.all([auth(), searchParams]);
+  const errorCode = Array.isArray(error) ? error[0] : error;
+
+  return (
+    <div className="mx-auto flex max-w-2xl flex-col gap-8 py-8 text-center sm:py-16">
+      {errorCode ? <AuthErrorAlert code={errorCode} /> : null}
+      <div className="flex flex-col gap-4">
+        <h1 className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">
+          {session ? `Welcome back, ${session.user.name ?? session.user.email ?? "there"}` : "E-signatures, inside your app"}
+        </h1>
+        <p className="text-lg text-slate-600">
+          Sign in with your e-signature account to see your customer account and send documents for signing — your
+          credentials stay with the service.
+        </p>
+      </div>
+      <div className="flex flex-wrap justify-center gap-3">
+        {session ? (
+          <Link href="/account" className={buttonClasses("primary", "lg")}>
+            Go to your account
+          </Link>
+        ) : (
+          <SignInButton size="lg" />
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+import NextAuth, { type DefaultSession } from "next-auth";
+import { getConfig } from "@/lib/env";
+import { esignProvider } from "@/lib/auth/esign-provider";
+import { rotateTokensIfNeeded, tokenFromSignIn } from "@/lib/auth/rotate-tokens";
+import { SESSION_MAX_AGE_SECONDS, type SessionError, type SessionToken } from "@/lib/auth/session-token";
+
+/** What the browser may know about its session's tokens: facts, never the tokens themselves. */
+export type TokenInfo = {
+  grantedScopes: string[];
+  requestedScopes: string[];
+  hasRefreshToken: boolean;
+  accessTokenExpiresAt: number | null;
+};
+
+declare module "next-auth" {
+  interface Session {
+    error?: SessionError;
+    tokenInfo: TokenInfo;
+    user: { name?: string | null; email?: string | null } & DefaultSession["user"];
+  }
+}
+
+export const { handlers, auth, signIn, signOut } = NextAuth(() => {
+  const config = getConfig();
+  return {
+    secret: config.authSecret,
+    trustHost: true,
+    providers: [esignProvider(config)],
+    session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
+    pages: { signIn: "/", error: "/auth/error" },
+    callbacks: {
+      async jwt({ token, account }) {
+        if (account) return tokenFromSignIn(token, account);
+        return rotateTokensIfNeeded(token as SessionToken);
+      },
+      session({ session, token }) {
+        const t = token as SessionToken;
+        return {
+          expires: session.expires,
+          user: { name: t.name ?? null, email: t.email ?? null },
+          ...(t.error ? { error: t.error } : {}),
+          tokenInfo: {
+            grantedScopes: t.grantedScope?.split(" ").filter(Boolean) ?? [],
+            requestedScopes: t.requestedScope?.split(" ").filter(Boolean) ?? [],
+            hasRefreshToken: Boolean(t.refreshToken),
+            accessTokenExpiresAt: t.accessTokenExpiresAt ?? null,
+          },
+        } as typeof session;
+      },
+    },
+  };
+});

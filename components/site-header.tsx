@@ -1,0 +1,37 @@
+import Link from "next/link";
+import { auth } from "@/auth";
+import { signOutOfApp } from "@/app/actions";
+import { buttonClasses } from "@/components/ui/button";
+import { SignInButton } from "@/components/sign-in-button";
+import { NavLinks } from "@/components/nav-links";
+
+export async function SiteHeader() {
+  const session = await auth();
+  return (
+    <header className="border-b border-slate-200 bg-white">
+      <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-3 px-4 py-3">
+        <Link href="/" className="flex items-center gap-2 font-semibold text-slate-900">
+          <span aria-hidden="true" className="grid size-8 place-items-center rounded-lg bg-brand-600 text-sm text-white">
+            eS
+          </span>
+          eSign Partner
+        </Link>
+        {session ? (
+          <div className="flex flex-wrap items-center gap-2 sm:gap-4">
+            <NavLinks />
+            <span className="hidden text-sm text-slate-600 sm:inline" data-testid="signed-in-user">
+              {session.user.name ?? session.user.email}
+            </span>
+            <form action={signOutOfApp}>
+              <button type="submit" className={buttonClasses("secondary", "sm")}>
+                Sign out
+              </button>
+            </form>
+          </div>
+        ) : (
+          <SignInButton size="sm" label="Sign in" />
+        )}
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,6 @@
+/** Runs once when the server starts, so a bad deployment fails loudly and early. */
+export async function register() {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { checkConfigAtStartup } = await import("@/lib/startup-check");
+  checkConfigAtStartup();
+}

@@ -1,0 +1,66 @@
+import "server-only";
+import { createHash } from "node:crypto";
+
+/**
+ * Coordinates token refreshes so that one refresh token is redeemed once.
+ *
+ * The service rotates refresh tokens and revokes the grant when a used one comes back, so every
+ * request that arrives with the same (old) refresh token must share one result: those in flight
+ * together, and those sent by the browser before it received the rotated cookie. An implementation
+ * for several app instances needs a shared store with a lock (e.g. Redis SET NX + a result key
+ * with the same grace period); this in-memory one serves a single process.
+ */
+export type RefreshStore = {
+  run<T>(refreshToken: string, refresh: () => Promise<T>): Promise<T>;
+};
+
+/** How long a finished refresh is replayed to requests still carrying the old refresh token. */
+export const REPLAY_GRACE_MS = 60_000;
+
+export function createMemoryRefreshStore(graceMs = REPLAY_GRACE_MS): RefreshStore {
+  const entries = new Map<string, { promise: Promise<unknown>; expiresAt: number }>();
+
+  function sweep(now: number) {
+    for (const [key, entry] of entries) if (entry.expiresAt <= now) entries.delete(key);
+  }
+
+  return {
+    run<T>(refreshToken: string, refresh: () => Promise<T>): Promise<T> {
+      const now = Date.now();
+      sweep(now);
+      // Keys are hashes so that raw refresh tokens are not kept as map keys longer than needed.
+      const key = createHash("sha256").update(refreshToken).digest("base64url");
+      const existing = entries.get(key);
+      if (existing) return existing.promise as Promise<T>;
+      const promise = refresh();
+      // Infinity until settled: an in-flight refresh is never swept.
+      const entry = { promise, expiresAt: Number.POSITIVE_INFINITY };
+      entries.set(key, entry);
+      promise.then(
+        () => {
+          entry.expiresAt = Date.now() + graceMs;
+        },
+        (error: unknown) => {
+          // A transient failure may be retried at once; a rejection is final for this token.
+          const transient = error instanceof Error && "reason" in error && error.reason === "unavailable";
+          if (transient) entries.delete(key);
+          else entry.expiresAt = Date.now() + graceMs;
+        },
+      );
+      return promise;
+    },
+  };
+}
+
+const STORE_KEY = Symbol.for("esign.refreshStore");
+type GlobalWithStore = typeof globalThis & { [STORE_KEY]?: RefreshStore };
+
+/**
+ * The process-wide store. It lives on globalThis because Next's production build gives the proxy,
+ * route handlers and pages separate module instances within one process.
+ */
+export function getRefreshStore(): RefreshStore {
+  const g = globalThis as GlobalWithStore;
+  g[STORE_KEY] ??= createMemoryRefreshStore();
+  return g[STORE_KEY];
+}

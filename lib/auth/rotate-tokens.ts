@@ -1,0 +1,80 @@
+import "server-only";
+import type { Account } from "next-auth";
+import { getConfig } from "@/lib/env";
+import { refreshTokens, TokenRefreshError } from "@/lib/esign/client";
+import type { TokenResponse } from "@/lib/esign/schemas";
+import { verifyIdToken } from "@/lib/auth/id-token";
+import { getRefreshStore } from "@/lib/auth/refresh-store";
+import { isAccessTokenExpired, needsRefresh, type SessionToken } from "@/lib/auth/session-token";
+
+type IssuedTokens = Pick<
+  SessionToken,
+  "accessToken" | "refreshToken" | "accessTokenExpiresAt" | "accessTokenLifetime" | "grantedScope"
+>;
+
+function issuedTokens(response: TokenResponse, previousRefreshToken?: string): IssuedTokens {
+  return {
+    accessToken: response.access_token,
+    // The service rotates on every refresh; keep the old one only if a response ever omits it.
+    refreshToken: response.refresh_token ?? previousRefreshToken,
+    accessTokenExpiresAt: Math.floor(Date.now() / 1000) + response.expires_in,
+    accessTokenLifetime: response.expires_in,
+    grantedScope: response.scope,
+  };
+}
+
+/** Builds the session token from a completed sign-in, after verifying the id_token's signature. */
+export async function tokenFromSignIn(token: SessionToken, account: Account): Promise<SessionToken> {
+  if (!account.access_token) throw new Error("token response lacks access_token");
+  if (account.id_token) await verifyIdToken(account.id_token);
+  const expiresIn = account.expires_in ?? (account.expires_at ? account.expires_at - Math.floor(Date.now() / 1000) : 3600);
+  return {
+    name: token.name,
+    email: token.email,
+    sub: account.providerAccountId,
+    ...issuedTokens(
+      {
+        access_token: account.access_token,
+        expires_in: expiresIn,
+        refresh_token: account.refresh_token,
+        scope: account.scope,
+        token_type: "Bearer",
+      },
+      undefined,
+    ),
+    requestedScope: getConfig().scopes,
+  };
+}
+
+/**
+ * Refresh-token rotation for the jwt callback: refreshes shortly before expiry, at most once per
+ * refresh token across the process (see refresh-store.ts). Runs from proxy.ts and the Auth.js
+ * route, both of which can write the rotated cookie back.
+ */
+export async function rotateTokensIfNeeded(token: SessionToken): Promise<SessionToken> {
+  if (!needsRefresh(token)) return token;
+  const refreshToken = token.refreshToken;
+  if (!refreshToken) {
+    // Without offline_access (the shared development client) the session ends with the access token.
+    return isAccessTokenExpired(token) ? withoutTokens(token, "SessionExpired") : token;
+  }
+  try {
+    const issued = await getRefreshStore().run(refreshToken, async () => issuedTokens(await refreshTokens(refreshToken), refreshToken));
+    return { ...token, ...issued, grantedScope: issued.grantedScope ?? token.grantedScope };
+  } catch (error) {
+    if (error instanceof TokenRefreshError && error.reason === "unavailable") {
+      // A blip at the token endpoint must not sign anyone out: keep the session and try again next request.
+      console.warn(`token refresh deferred: ${error.message}`);
+      return token;
+    }
+    console.warn(`token refresh failed, session ends: ${error instanceof Error ? error.message : String(error)}`);
+    return withoutTokens(token, "RefreshRejected");
+  }
+}
+
+function withoutTokens(token: SessionToken, error: SessionToken["error"]): SessionToken {
+  const rest = { ...token };
+  delete rest.accessToken;
+  delete rest.refreshToken;
+  return { ...rest, error };
+}

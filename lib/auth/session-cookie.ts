@@ -1,0 +1,61 @@
+import "server-only";
+import type { NextRequest, NextResponse } from "next/server";
+import { decode, encode } from "next-auth/jwt";
+import { getConfig } from "@/lib/env";
+import { SESSION_MAX_AGE_SECONDS, type SessionToken } from "@/lib/auth/session-token";
+
+const BASE_NAME = "authjs.session-token";
+
+/** Auth.js's cookie name: `__Secure-` prefixed when the app is served over https. */
+export function sessionCookieName(req: NextRequest): string {
+  const origin = process.env.AUTH_URL ?? `${req.headers.get("x-forwarded-proto") ?? req.nextUrl.protocol.replace(":", "")}://`;
+  return origin.startsWith("https") ? `__Secure-${BASE_NAME}` : BASE_NAME;
+}
+
+// Auth.js splits large cookies into name.0, name.1, …; ours stay small, but read either form.
+function readCookieValue(req: NextRequest, name: string): string | undefined {
+  const whole = req.cookies.get(name)?.value;
+  if (whole) return whole;
+  const chunks = req.cookies
+    .getAll()
+    .filter((c) => c.name.startsWith(`${name}.`))
+    .sort((a, b) => Number(a.name.slice(name.length + 1)) - Number(b.name.slice(name.length + 1)));
+  return chunks.length ? chunks.map((c) => c.value).join("") : undefined;
+}
+
+/** Decrypts the session cookie of a request, or null when there is none or it does not decrypt. */
+export async function readSessionToken(req: NextRequest): Promise<SessionToken | null> {
+  const name = sessionCookieName(req);
+  const value = readCookieValue(req, name);
+  if (!value) return null;
+  try {
+    return await decode<SessionToken>({ token: value, secret: getConfig().authSecret, salt: name });
+  } catch {
+    return null;
+  }
+}
+
+export async function encodeSessionToken(req: NextRequest, token: SessionToken): Promise<string> {
+  const name = sessionCookieName(req);
+  return encode({ token, secret: getConfig().authSecret, salt: name, maxAge: SESSION_MAX_AGE_SECONDS });
+}
+
+/** The request's cookie header with the session cookie (and any chunks) replaced by `value`. */
+export function cookieHeaderWithSession(req: NextRequest, value: string): string {
+  const name = sessionCookieName(req);
+  const others = req.cookies.getAll().filter((c) => c.name !== name && !c.name.startsWith(`${name}.`));
+  return [...others.map((c) => `${c.name}=${c.value}`), `${name}=${value}`].join("; ");
+}
+
+/** Writes the session cookie with Auth.js's attributes and drops any chunked copies. */
+export function setSessionCookie(req: NextRequest, res: NextResponse, value: string): void {
+  const name = sessionCookieName(req);
+  for (const c of req.cookies.getAll()) if (c.name.startsWith(`${name}.`)) res.cookies.delete(c.name);
+  res.cookies.set(name, value, {
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/",
+    secure: name.startsWith("__Secure-"),
+    maxAge: SESSION_MAX_AGE_SECONDS,
+  });
+}

@@ -1,0 +1,143 @@
+import "server-only";
+import { z } from "zod";
+
+/** Where the sandbox listens when nothing is configured (see sandbox/README.md). */
+export const SANDBOX_DEFAULTS = {
+  ESIGN_AUTH_URL: "http://localhost:4000",
+  ESIGN_API_URL: "http://localhost:4001",
+  ESIGN_CLIENT_ID: "partner-app",
+  ESIGN_CLIENT_SECRET: "partner-app-secret",
+  ESIGN_STORAGE_ORIGINS: "http://127.0.0.1:4002",
+} as const;
+
+const CONFIDENTIAL_SCOPES = "openid profile email service.api offline_access";
+// The shared development client may not ask for offline_access (spec, Authentication §4).
+const PUBLIC_CLIENT_SCOPES = "openid email service.api";
+
+const httpUrl = (key: string) =>
+  z
+    .string({ error: `${key} is required` })
+    .trim()
+    .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), `${key} must be an http(s) URL`)
+    .transform((v) => v.replace(/\/+$/, ""));
+
+const originList = (key: string) =>
+  z
+    .string()
+    .trim()
+    .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))
+    .refine(
+      (list) => list.every((o) => URL.canParse(o) && new URL(o).origin === o),
+      `${key} must be a comma-separated list of origins like https://account.blob.core.windows.net`,
+    );
+
+const schema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    ESIGN_USE_SANDBOX: z
+      .enum(["true", "false", "1", "0", ""])
+      .optional()
+      .transform((v) => v === "true" || v === "1"),
+    ESIGN_AUTH_URL: httpUrl("ESIGN_AUTH_URL").optional(),
+    ESIGN_API_URL: httpUrl("ESIGN_API_URL").optional(),
+    ESIGN_CLIENT_ID: z.string().trim().min(1, "ESIGN_CLIENT_ID must not be empty").optional(),
+    ESIGN_CLIENT_SECRET: z.string().optional(),
+    ESIGN_TOKEN_AUTH_METHOD: z
+      .enum(["client_secret_post", "client_secret_basic", "none"], {
+        error: "ESIGN_TOKEN_AUTH_METHOD must be client_secret_post, client_secret_basic or none",
+      })
+      .optional(),
+    ESIGN_SCOPES: z.string().trim().min(1, "ESIGN_SCOPES must not be empty").optional(),
+    ESIGN_STORAGE_ORIGINS: originList("ESIGN_STORAGE_ORIGINS").optional(),
+    ESIGN_REQUEST_TIMEOUT_MS: z.coerce
+      .number({ error: "ESIGN_REQUEST_TIMEOUT_MS must be a number of milliseconds" })
+      .int()
+      .min(100, "ESIGN_REQUEST_TIMEOUT_MS must be at least 100")
+      .max(120_000, "ESIGN_REQUEST_TIMEOUT_MS must be at most 120000")
+      .default(10_000),
+    AUTH_SECRET: z
+      .string({ error: "AUTH_SECRET is required (generate one with `npx auth secret`; `npm run demo` writes one to .env.local)" })
+      .min(32, "AUTH_SECRET must be at least 32 characters (generate one with `npx auth secret`)"),
+    AUTH_URL: httpUrl("AUTH_URL").optional(),
+  });
+
+/** Rules that span several keys; checked on the raw values so they are reported alongside per-key problems. */
+function crossKeyProblems(source: Record<string, string | undefined>): string[] {
+  const problems: string[] = [];
+  const production = source.NODE_ENV === "production";
+  const sandboxRequested = source.ESIGN_USE_SANDBOX === "true" || source.ESIGN_USE_SANDBOX === "1";
+  if (production && !sandboxRequested) {
+    for (const key of ["ESIGN_AUTH_URL", "ESIGN_API_URL", "ESIGN_CLIENT_ID"]) {
+      if (!source[key]) {
+        problems.push(`${key} is required in production (or set ESIGN_USE_SANDBOX=true to run the demo against the sandbox)`);
+      }
+    }
+    if (source.ESIGN_CLIENT_SECRET === SANDBOX_DEFAULTS.ESIGN_CLIENT_SECRET) {
+      problems.push("ESIGN_CLIENT_SECRET is the sandbox's public demo secret; production needs the real one");
+    }
+  }
+  if (Boolean(source.ESIGN_AUTH_URL) !== Boolean(source.ESIGN_API_URL)) {
+    problems.push("ESIGN_AUTH_URL and ESIGN_API_URL must be set together (leave both unset to use the sandbox)");
+  }
+  const method = source.ESIGN_TOKEN_AUTH_METHOD;
+  if (method && method !== "none" && !source.ESIGN_CLIENT_SECRET) {
+    problems.push(`ESIGN_TOKEN_AUTH_METHOD=${method} needs ESIGN_CLIENT_SECRET`);
+  }
+  return problems;
+}
+
+export type AppConfig = {
+  authUrl: string;
+  apiUrl: string;
+  clientId: string;
+  /** Absent for a public client (the shared development client): PKCE alone protects the code. */
+  clientSecret: string | undefined;
+  tokenAuthMethod: "client_secret_post" | "client_secret_basic" | "none";
+  scopes: string;
+  storageOrigins: string[];
+  requestTimeoutMs: number;
+  authSecret: string;
+  usesSandbox: boolean;
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Parses configuration from an env-like record; throws ConfigError listing every bad or missing key. */
+export function parseConfig(source: Record<string, string | undefined>): AppConfig {
+  const parsed = schema.safeParse(source);
+  const problems = [...(parsed.success ? [] : parsed.error.issues.map((i) => i.message)), ...crossKeyProblems(source)];
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+  const env = parsed.data;
+  const usesSandbox = !env.ESIGN_AUTH_URL && !env.ESIGN_API_URL;
+  const clientId = env.ESIGN_CLIENT_ID ?? SANDBOX_DEFAULTS.ESIGN_CLIENT_ID;
+  // The sandbox's confidential client gets its demo secret by default; any other client is public unless a secret is set.
+  const clientSecret =
+    env.ESIGN_CLIENT_SECRET ||
+    (usesSandbox && clientId === SANDBOX_DEFAULTS.ESIGN_CLIENT_ID ? SANDBOX_DEFAULTS.ESIGN_CLIENT_SECRET : undefined);
+  return {
+    authUrl: env.ESIGN_AUTH_URL ?? SANDBOX_DEFAULTS.ESIGN_AUTH_URL,
+    apiUrl: env.ESIGN_API_URL ?? SANDBOX_DEFAULTS.ESIGN_API_URL,
+    clientId,
+    clientSecret,
+    tokenAuthMethod: clientSecret ? (env.ESIGN_TOKEN_AUTH_METHOD ?? "client_secret_post") : "none",
+    scopes: env.ESIGN_SCOPES ?? (clientSecret ? CONFIDENTIAL_SCOPES : PUBLIC_CLIENT_SCOPES),
+    storageOrigins:
+      env.ESIGN_STORAGE_ORIGINS ?? (usesSandbox ? [SANDBOX_DEFAULTS.ESIGN_STORAGE_ORIGINS] : []),
+    requestTimeoutMs: env.ESIGN_REQUEST_TIMEOUT_MS,
+    authSecret: env.AUTH_SECRET,
+    usesSandbox,
+  };
+}
+
+let cached: AppConfig | undefined;
+
+/** The validated configuration of this process (parsed once, on first use). */
+export function getConfig(): AppConfig {
+  cached ??= parseConfig(process.env);
+  return cached;
+}

@@ -1,0 +1,89 @@
+import { NextResponse } from "next/server";
+import { ZodError } from "zod";
+
+/** Stable error codes shared by route handlers and the UI (see lib/error-messages.ts for the human text). */
+export type ErrorCode =
+  | "UNAUTHENTICATED"
+  | "SESSION_EXPIRED"
+  | "VALIDATION_FAILED"
+  | "NAME_TOO_SHORT"
+  | "CUSTOMER_NOT_FOUND"
+  | "INSUFFICIENT_SCOPE"
+  | "CROSS_SITE_REQUEST"
+  | "PAYLOAD_TOO_LARGE"
+  | "SERVICE_REJECTED"
+  | "SERVICE_UNAVAILABLE"
+  | "SERVICE_TIMEOUT"
+  | "BAD_UPSTREAM_RESPONSE"
+  | "INTERNAL";
+
+export type ErrorBody = {
+  error: { code: ErrorCode; message: string; requestId?: string; fields?: Record<string, string[]> };
+};
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly status: number,
+    readonly userMessage: string,
+    readonly fields?: Record<string, string[]>,
+    options?: { cause?: unknown },
+  ) {
+    super(userMessage, options);
+    this.name = "AppError";
+  }
+}
+
+/** Turns any thrown value into the JSON error shape; unexpected errors are logged with a request id and never leak internals. */
+export function toErrorResponse(error: unknown, requestId: string = crypto.randomUUID()): NextResponse<ErrorBody> {
+  if (error instanceof ZodError) {
+    error = validationError(error);
+  }
+  if (error instanceof AppError) {
+    if (error.status >= 500) {
+      console.error(`[${requestId}] ${error.code}: ${describeCause(error)}`);
+    }
+    const body: ErrorBody = { error: { code: error.code, message: error.userMessage } };
+    if (error.fields) body.error.fields = error.fields;
+    if (error.status >= 500) body.error.requestId = requestId;
+    return NextResponse.json(body, { status: error.status, headers: { "x-request-id": requestId } });
+  }
+  console.error(`[${requestId}] unexpected error: ${describeCause(error)}`);
+  return NextResponse.json(
+    {
+      error: {
+        code: "INTERNAL",
+        message: `Something went wrong on our side. If it keeps happening, quote reference ${requestId}.`,
+        requestId,
+      },
+    },
+    { status: 500, headers: { "x-request-id": requestId } },
+  );
+}
+
+/** A 400 carrying zod's per-field messages. */
+export function validationError(error: ZodError): AppError {
+  const fields: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.join(".") || "_";
+    (fields[key] ??= []).push(issue.message);
+  }
+  const first = error.issues[0]?.message ?? "The request is not valid.";
+  return new AppError("VALIDATION_FAILED", 400, first, fields);
+}
+
+// Only the error's name, message and cause chain: never request headers or bodies, which may hold tokens.
+function describeCause(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 4; depth++) {
+    if (current instanceof Error) {
+      parts.push(`${current.name}: ${current.message}`);
+      current = current.cause;
+    } else {
+      parts.push(String(current));
+      break;
+    }
+  }
+  return parts.join(" <- ");
+}

@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseConfig } from "@/lib/env";
+
+const secret = "s".repeat(32);
+
+function problemsOf(env: Record<string, string | undefined>): string[] {
+  try {
+    parseConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe("parseConfig", () => {
+  it("points at the sandbox with its confidential demo client when nothing is configured", () => {
+    const config = parseConfig({ AUTH_SECRET: secret });
+    expect(config).toMatchObject({
+      authUrl: "http://localhost:4000",
+      apiUrl: "http://localhost:4001",
+      clientId: "partner-app",
+      clientSecret: "partner-app-secret",
+      tokenAuthMethod: "client_secret_post",
+      scopes: "openid profile email service.api offline_access",
+      storageOrigins: ["http://127.0.0.1:4002"],
+      usesSandbox: true,
+    });
+  });
+
+  it("treats a client without a secret as public and does not ask for offline_access", () => {
+    const config = parseConfig({ AUTH_SECRET: secret, ESIGN_CLIENT_ID: "dev-client" });
+    expect(config.clientSecret).toBeUndefined();
+    expect(config.tokenAuthMethod).toBe("none");
+    expect(config.scopes).toBe("openid email service.api");
+  });
+
+  it("reports every missing or bad key with its own message", () => {
+    const problems = problemsOf({
+      ESIGN_AUTH_URL: "not a url",
+      ESIGN_REQUEST_TIMEOUT_MS: "soon",
+      ESIGN_STORAGE_ORIGINS: "https://ok.blob.core.windows.net,https://bad.example/path",
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        "ESIGN_AUTH_URL must be an http(s) URL",
+        "ESIGN_REQUEST_TIMEOUT_MS must be a number of milliseconds",
+        expect.stringContaining("ESIGN_STORAGE_ORIGINS must be a comma-separated list of origins"),
+        expect.stringContaining("AUTH_SECRET is required"),
+      ]),
+    );
+  });
+
+  it("refuses to run in production against the sandbox unless asked to", () => {
+    const problems = problemsOf({ NODE_ENV: "production", AUTH_SECRET: secret });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining("ESIGN_AUTH_URL is required in production"),
+        expect.stringContaining("ESIGN_API_URL is required in production"),
+        expect.stringContaining("ESIGN_CLIENT_ID is required in production"),
+      ]),
+    );
+    expect(parseConfig({ NODE_ENV: "production", AUTH_SECRET: secret, ESIGN_USE_SANDBOX: "true" }).usesSandbox).toBe(true);
+  });
+
+  it("refuses the sandbox's demo secret in production", () => {
+    const problems = problemsOf({
+      NODE_ENV: "production",
+      AUTH_SECRET: secret,
+      ESIGN_AUTH_URL: "https://auth.example.com",
+      ESIGN_API_URL: "https://api.example.com",
+      ESIGN_CLIENT_ID: "partner-app",
+      ESIGN_CLIENT_SECRET: "partner-app-secret",
+    });
+    expect(problems).toEqual([expect.stringContaining("ESIGN_CLIENT_SECRET is the sandbox's public demo secret")]);
+  });
+
+  it("rejects a short AUTH_SECRET", () => {
+    expect(problemsOf({ AUTH_SECRET: "short" })).toEqual([expect.stringContaining("AUTH_SECRET must be at least 32 characters")]);
+  });
+
+  it("strips trailing slashes from service URLs", () => {
+    const config = parseConfig({
+      AUTH_SECRET: secret,
+      ESIGN_AUTH_URL: "https://auth.example.com/",
+      ESIGN_API_URL: "https://api.example.com//",
+      ESIGN_CLIENT_ID: "partner",
+      ESIGN_CLIENT_SECRET: "real-secret",
+      ESIGN_TOKEN_AUTH_METHOD: "client_secret_basic",
+    });
+    expect(config.authUrl).toBe("https://auth.example.com");
+    expect(config.apiUrl).toBe("https://api.example.com");
+    expect(config.tokenAuthMethod).toBe("client_secret_basic");
+    expect(config.storageOrigins).toEqual([]);
+    expect(config.usesSandbox).toBe(false);
+  });
+});
