@@ -5,6 +5,11 @@ const config = [
   ...nextVitals,
   ...nextTs,
   {
+    // Playwright fixtures call a parameter named `use`, which the React hooks rule mistakes for React's.
+    files: ["e2e/**"],
+    rules: { "react-hooks/rules-of-hooks": "off" },
+  },
+  {
     ignores: [".next/**", "node_modules/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "bench/results/**"],
   },
 ];

@@ -1,0 +1,76 @@
+import { test, expect } from "../fixtures/test";
+import { signIn, users, waitForExpiry } from "../fixtures/users";
+import { ACCESS_TOKEN_TTL_SECONDS } from "../ports";
+
+test.describe("refresh-token rotation", () => {
+  test("stays signed in across three expiries with exactly one refresh each", async ({ page, admin }) => {
+    test.setTimeout(90_000);
+    await signIn(page, users.alice);
+    await admin.reset();
+    for (let expiry = 1; expiry <= 3; expiry++) {
+      await waitForExpiry(page, ACCESS_TOKEN_TTL_SECONDS);
+      // A page render, route handlers in parallel, and the session endpoint, all after the same expiry.
+      await page.reload();
+      const [a, b, session] = await Promise.all([
+        page.request.get("/api/account"),
+        page.request.get("/api/account"),
+        page.request.get("/api/auth/session"),
+      ]);
+      expect([a.status(), b.status(), session.status()]).toEqual([200, 200, 200]);
+      expect((await session.json()).error).toBeUndefined();
+      await expect(page.getByTestId("account-record")).toContainText("alice@example.com");
+      const stats = await admin.stats();
+      expect(stats.grants.refresh_token, `refreshes after expiry ${expiry}`).toBe(expiry);
+    }
+    expect((await admin.stats()).refreshReuse).toBe(0);
+  });
+
+  test("twenty parallel account requests right after expiry make one refresh and all succeed", async ({ page, admin }) => {
+    await signIn(page, users.alice);
+    await waitForExpiry(page, ACCESS_TOKEN_TTL_SECONDS);
+    await admin.reset();
+    const statuses = await Promise.all(Array.from({ length: 20 }, () => page.request.get("/api/account").then((r) => r.status())));
+    expect(statuses).toEqual(Array(20).fill(200));
+    const stats = await admin.stats();
+    expect(stats.grants.refresh_token).toBe(1);
+    expect(stats.refreshReuse).toBe(0);
+    // The browser kept the rotated cookie: the next request needs no refresh and still works.
+    expect((await page.request.get("/api/account")).status()).toBe(200);
+    expect((await admin.stats()).grants.refresh_token).toBe(1);
+  });
+
+  test("a refused refresh asks the user to sign in again, with no server error", async ({ page, admin }) => {
+    await signIn(page, users.alice);
+    await admin.fault({ target: "token", grantType: "refresh_token", status: 400, count: 1 });
+    await waitForExpiry(page, ACCESS_TOKEN_TTL_SECONDS);
+    const statuses: number[] = [];
+    page.on("response", (r) => statuses.push(r.status()));
+    await page.reload();
+    await expect(page.getByText("Your session has expired").first()).toBeVisible();
+    await expect(page.getByRole("button", { name: "Sign in again" }).first()).toBeVisible();
+    const res = await page.request.get("/api/account");
+    expect(res.status()).toBe(401);
+    expect((await res.json()).error.code).toBe("SESSION_EXPIRED");
+    expect(statuses.filter((s) => s >= 500)).toEqual([]);
+
+    // Signing in again restores everything.
+    await page.getByRole("button", { name: "Sign in again" }).first().click();
+    await page.getByRole("button", { name: "Allow" }).click();
+    await expect(page.getByTestId("account-record")).toContainText("alice@example.com");
+  });
+
+  test("a token endpoint outage during refresh keeps the session and recovers when it clears", async ({ page, admin }) => {
+    await signIn(page, users.alice);
+    await admin.fault({ target: "token", grantType: "refresh_token", status: 503, count: 2 });
+    await waitForExpiry(page, ACCESS_TOKEN_TTL_SECONDS);
+    const first = await page.request.get("/api/account");
+    expect(first.status()).toBe(503);
+    expect((await first.json()).error.code).toBe("SERVICE_UNAVAILABLE");
+    const second = await page.request.get("/api/account");
+    expect(second.status()).toBe(503);
+    // Fault used up: the next request refreshes and succeeds, still signed in.
+    expect((await page.request.get("/api/account")).status()).toBe(200);
+    const session = await (await page.request.get("/api/auth/session")).json();
+    expect(session.error).toBeUndefined();
+  });
+});

@@ -1,0 +1,91 @@
+import { existsSync } from "node:fs";
+import { chromium, defineConfig, devices } from "@playwright/test";
+import { ACCESS_TOKEN_TTL_SECONDS, ports, urls } from "./e2e/ports";
+
+// Playwright's own Chromium where it was downloaded; Debian's otherwise (machines that cannot download browsers).
+const bundled = (() => {
+  try {
+    return chromium.executablePath();
+  } catch {
+    return undefined;
+  }
+})();
+const executablePath = bundled && existsSync(bundled) ? undefined : "/usr/bin/chromium";
+
+// Test-only secrets: these servers exist for the length of one test run.
+const APP_SECRET = "e2e-only-auth-secret-0123456789abcdef0123456789";
+const DEV_APP_SECRET = "e2e-only-dev-client-secret-0123456789abcdef012345";
+
+const appEnv = {
+  ESIGN_USE_SANDBOX: "true",
+  ESIGN_AUTH_URL: urls.auth,
+  ESIGN_API_URL: urls.api,
+  ESIGN_STORAGE_ORIGINS: urls.blob,
+};
+
+export default defineConfig({
+  testDir: "./e2e",
+  // Tests share one sandbox whose counters some of them read: run them one at a time.
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : [["list"]],
+  use: {
+    baseURL: urls.app,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  webServer: [
+    {
+      command: "npx tsx sandbox/main.ts",
+      url: `${urls.api}/_sandbox/stats`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: {
+        SANDBOX_AUTH_PORT: String(ports.auth),
+        SANDBOX_API_PORT: String(ports.api),
+        SANDBOX_BLOB_PORT: String(ports.blob),
+        SANDBOX_ACCESS_TOKEN_TTL: String(ACCESS_TOKEN_TTL_SECONDS),
+        SANDBOX_REDIRECT_URIS: [urls.app, urls.devClientApp].map((u) => `${u}/api/auth/callback/esign`).join(","),
+        SANDBOX_CORS_ORIGINS: [urls.app, urls.devClientApp].join(","),
+      },
+    },
+    {
+      // Production build (made by `npm run test:e2e` before Playwright starts).
+      command: `npx next start --port ${ports.app}`,
+      url: `${urls.app}/api/auth/providers`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { ...appEnv, AUTH_URL: urls.app, AUTH_SECRET: APP_SECRET },
+    },
+    {
+      // The same build as the shared development client: public, PKCE, no refresh token.
+      command: `npx next start --port ${ports.devClientApp}`,
+      url: `${urls.devClientApp}/api/auth/providers`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { ...appEnv, AUTH_URL: urls.devClientApp, AUTH_SECRET: DEV_APP_SECRET, ESIGN_CLIENT_ID: "dev-client" },
+    },
+  ],
+});

@@ -1,0 +1,79 @@
+/**
+ * One-command demo: the sandbox and the production build of the app, wired together, on loopback.
+ * Writes a random AUTH_SECRET to .env.local on first run so sessions survive restarts.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { appendFileSync, existsSync, readFileSync } from "node:fs";
+
+const APP_URL = "http://localhost:3000";
+
+function ensureAuthSecret(): void {
+  const file = ".env.local";
+  const current = existsSync(file) ? readFileSync(file, "utf8") : "";
+  if (/^AUTH_SECRET=/m.test(current)) return;
+  appendFileSync(file, `${current && !current.endsWith("\n") ? "\n" : ""}AUTH_SECRET=${randomBytes(32).toString("base64url")}\n`);
+  console.log("demo: wrote a new AUTH_SECRET to .env.local");
+}
+
+function start(name: string, command: string, args: string[], env: Record<string, string>): ChildProcess {
+  // Own process group, so stopping the demo also stops `next start`'s forked server.
+  const child = spawn(command, args, { stdio: "inherit", env: { ...process.env, ...env }, detached: true });
+  child.on("exit", (code, signal) => {
+    if (!stopping) {
+      console.error(`demo: ${name} exited (${signal ?? code}); stopping`);
+      stop(1);
+    }
+  });
+  return child;
+}
+
+let stopping = false;
+const children: ChildProcess[] = [];
+
+function stop(code: number): void {
+  if (stopping) return;
+  stopping = true;
+  for (const child of children) {
+    if (child.pid) {
+      try {
+        process.kill(-child.pid, "SIGTERM");
+      } catch {
+        // already gone
+      }
+    }
+  }
+  setTimeout(() => process.exit(code), 1500).unref();
+}
+
+async function waitFor(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).status < 500) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not come up within ${timeoutMs / 1000} s`);
+}
+
+ensureAuthSecret();
+process.on("SIGINT", () => stop(0));
+process.on("SIGTERM", () => stop(0));
+
+children.push(start("sandbox", "npx", ["tsx", "sandbox/main.ts"], {}));
+await waitFor("http://localhost:4001/_sandbox/stats", 30_000);
+children.push(start("app", "npx", ["next", "start", "--port", "3000"], { ESIGN_USE_SANDBOX: "true", AUTH_URL: APP_URL }));
+await waitFor(`${APP_URL}/api/auth/providers`, 30_000);
+
+console.log(`
+  eSign partner demo is running: ${APP_URL}
+
+  Sign in with one of the sandbox's users:
+    alice@example.com / alice-password   (has a customer account)
+    bob@example.com   / bob-password     (no customer account)
+
+  Press Ctrl+C to stop.
+`);
