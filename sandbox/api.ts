@@ -1,0 +1,194 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import type Provider from "oidc-provider";
+import { z } from "zod";
+import type { SandboxConfig } from "./config";
+import type { BlobStorage } from "./blob-storage";
+import { CONTAINER } from "./blob-storage";
+import { blobNameFor, type DocumentRegistry } from "./documents";
+import type { Faults } from "./faults";
+import type { Stats } from "./stats";
+import { findUserById, type User } from "./users";
+import { BodyTooLargeError, logRequest, readBody, sendError, sendJson } from "./http-utils";
+import { handleAdmin } from "./admin";
+import { ApiError } from "./api-error";
+
+export const API_BODY_LIMIT = 1024 * 1024;
+
+export const createDocumentRequestSchema = z.object({
+  docid: z.null().optional(),
+  name: z.string().refine((name) => name.length === 0 || name.length >= 3, {
+    message: "name must have at least 3 characters",
+  }),
+  doctype: z.string(),
+});
+
+export interface ApiDeps {
+  config: SandboxConfig;
+  provider: Provider;
+  blobs: BlobStorage;
+  documents: DocumentRegistry;
+  faults: Faults;
+  stats: Stats;
+  /** Responses held open by a hang fault, closed on stop so nothing leaks. */
+  hanging: Set<ServerResponse>;
+}
+
+type Operation = "document" | "getuserinfo";
+
+/** RFC 6750 §3.1: no credentials → a bare challenge; bad credentials → error="invalid_token". */
+async function authenticate(deps: ApiDeps, req: IncomingMessage): Promise<User> {
+  const header = req.headers.authorization;
+  const scheme = /^(\S+)(?:\s+(.*))?$/.exec(header?.trim() ?? "");
+  if (!scheme || scheme[1]?.toLowerCase() !== "bearer") {
+    throw new ApiError(401, "invalid_token", "a bearer access token is required", { "www-authenticate": "Bearer" });
+  }
+  const invalid = (description: string) =>
+    new ApiError(401, "invalid_token", description, {
+      "www-authenticate": `Bearer error="invalid_token", error_description="${description}"`,
+    });
+  const value = scheme[2]?.trim() ?? "";
+  if (!/^[\w\-.~+/]+=*$/.test(value)) throw invalid("the access token is malformed");
+  const token = await deps.provider.AccessToken.find(value);
+  const user = token && findUserById(token.accountId);
+  if (!token || !user) throw invalid("the access token is invalid, expired or revoked");
+  if (!(token.scope ?? "").split(" ").includes("service.api")) {
+    throw new ApiError(403, "insufficient_scope", "the access token lacks the service.api scope", {
+      "www-authenticate": 'Bearer error="insufficient_scope", scope="service.api"',
+    });
+  }
+  return user;
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const type = (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
+  if (type !== "application/json") {
+    throw new ApiError(400, "invalid_request", "content-type must be application/json");
+  }
+  let body: Buffer;
+  try {
+    body = await readBody(req, API_BODY_LIMIT);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw new ApiError(413, "invalid_request", "request body exceeds 1 MiB");
+    throw error;
+  }
+  try {
+    return JSON.parse(body.toString("utf8"));
+  } catch {
+    throw new ApiError(400, "invalid_request", "request body is not valid JSON");
+  }
+}
+
+async function createDocument(deps: ApiDeps, req: IncomingMessage, res: ServerResponse, user: User): Promise<void> {
+  const parsed = createDocumentRequestSchema.safeParse(await readJson(req));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.join(".") ?? "";
+    throw new ApiError(400, "invalid_request", issue?.code === "custom" ? issue.message : `${field}: ${issue?.message}`);
+  }
+  const fileId = randomUUID();
+  const blobName = blobNameFor(fileId, parsed.data.name);
+  const expired = deps.faults.takeSas() !== undefined;
+  const { url, sas } = deps.blobs.createUploadSas(blobName, expired);
+  const document = {
+    itemId: randomUUID(),
+    fileId,
+    name: parsed.data.name,
+    doctype: parsed.data.doctype,
+    // The spec never shows a document with several sub-documents; every new document starts at 1.
+    subdocid: 1,
+    container: CONTAINER,
+    blobName,
+    createdAt: new Date().toISOString(),
+    owner: user.email,
+  };
+  deps.documents.add(document);
+  sendJson(res, 200, {
+    itemId: document.itemId,
+    fileId,
+    container: CONTAINER,
+    sas,
+    url,
+    subdocid: document.subdocid,
+    uploadendpoint: `${url}?${sas}`,
+  });
+}
+
+function getUserInfo(res: ServerResponse, user: User): void {
+  if (!user.customer) throw new ApiError(400, "customer_not_found", "no customer account exists for this user");
+  const { id, email, name, role, locale } = user;
+  sendJson(res, 200, { customer: user.customer, user: { id, email, name, role, locale } });
+}
+
+const malformedBodies: Record<Operation, unknown> = {
+  document: { itemId: 42, fileId: null, uploadendpoint: "not a url" },
+  getuserinfo: { customer: "unexpected", user: [] },
+};
+
+/** Applies the next matching API fault; returns true when it answered (or deliberately never will). */
+async function applyFault(deps: ApiDeps, operation: Operation, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  const fault = deps.faults.takeApi(operation);
+  if (!fault) return false;
+  if (fault.delayMs !== undefined) {
+    await sleep(fault.delayMs);
+    return false;
+  }
+  if (fault.hang) {
+    deps.hanging.add(res);
+    res.once("close", () => deps.hanging.delete(res));
+    req.resume();
+    return true;
+  }
+  if (fault.malformed) {
+    sendJson(res, 200, malformedBodies[operation]);
+    return true;
+  }
+  const status = fault.status ?? 503;
+  sendError(res, status, status >= 500 ? "server_error" : "invalid_request", `sandbox fault: status ${status}`);
+  return true;
+}
+
+const routes: Record<string, { method: string; operation: Operation }> = {
+  "/api/document": { method: "POST", operation: "document" },
+  "/api/getuserinfo": { method: "GET", operation: "getuserinfo" },
+};
+
+async function handleApi(deps: ApiDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const path = new URL(req.url ?? "/", "http://sandbox").pathname;
+  if (path.startsWith("/_sandbox/")) {
+    await handleAdmin(deps, path, req, res);
+    return;
+  }
+  const route = routes[path];
+  if (!route) throw new ApiError(404, "not_found", `no route for ${path}`);
+  if (req.method !== route.method) {
+    throw new ApiError(405, "method_not_allowed", `${path} accepts ${route.method} only`, { allow: route.method });
+  }
+  res.once("finish", () => deps.stats.record(route.operation, res.statusCode));
+  try {
+    if (await applyFault(deps, route.operation, req, res)) return;
+    const user = await authenticate(deps, req);
+    if (route.operation === "document") await createDocument(deps, req, res, user);
+    else getUserInfo(res, user);
+  } catch (error) {
+    // Requests refused before the body was read: drain it so the connection stays usable.
+    req.resume();
+    throw error;
+  }
+}
+
+export function createApiServer(deps: ApiDeps): Server {
+  return createServer((req, res) => {
+    logRequest(deps.config.logRequests, "api ", req, res);
+    handleApi(deps, req, res).catch((error: unknown) => {
+      if (res.headersSent) return;
+      if (error instanceof ApiError) {
+        sendError(res, error.status, error.code, error.description, error.headers);
+        return;
+      }
+      console.error("sandbox api: unexpected error", error);
+      sendError(res, 500, "server_error", "unexpected sandbox error");
+    });
+  });
+}

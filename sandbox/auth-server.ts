@@ -1,0 +1,127 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { generateKeyPair, randomBytes, randomUUID } from "node:crypto";
+import { promisify } from "node:util";
+import Provider, { type OidcError } from "oidc-provider";
+import type { SandboxConfig } from "./config";
+import { buildClients, type RegisteredClient } from "./clients";
+import type { Faults } from "./faults";
+import type { Stats } from "./stats";
+import { findUserById } from "./users";
+import { handleInteraction } from "./interactions";
+import { handleTokenRequest } from "./token-endpoint";
+import { logRequest, sendError } from "./http-utils";
+
+async function generateSigningKey(): Promise<object> {
+  const { privateKey } = await promisify(generateKeyPair)("rsa", { modulusLength: 2048 });
+  return { ...privateKey.export({ format: "jwk" }), kid: randomUUID(), alg: "RS256", use: "sig" };
+}
+
+async function findAccount(_ctx: unknown, id: string) {
+  const user = findUserById(id);
+  if (!user) return undefined;
+  return {
+    accountId: user.id,
+    claims: async () => ({ sub: user.id, email: user.email, email_verified: true, name: user.name }),
+  };
+}
+
+export async function createProvider(config: SandboxConfig, clients: RegisteredClient[], stats: Stats): Promise<Provider> {
+  const provider = new Provider(config.authUrl, {
+    clients: clients.map((client) => client.metadata),
+    findAccount,
+    jwks: { keys: [await generateSigningKey()] },
+    // Fresh keys per start: sessions do not need to survive a restart of an in-memory sandbox.
+    cookies: { keys: [randomBytes(32).toString("base64url")] },
+    scopes: ["openid", "offline_access", "profile", "email", "service.api", "service.app"],
+    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"] },
+    // The app reads email and name from the id_token; the library would otherwise keep them for userinfo only.
+    conformIdTokenClaims: false,
+    responseTypes: ["code"],
+    features: { devInteractions: { enabled: false } },
+    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
+    routes: {
+      authorization: "/connect/authorize",
+      token: "/connect/token",
+      jwks: "/connect/jwks",
+      userinfo: "/connect/userinfo",
+      end_session: "/connect/endsession",
+      pushed_authorization_request: "/connect/par",
+    },
+    // Every refresh returns a new refresh token; the library revokes the grant when a used one comes back.
+    rotateRefreshToken: true,
+    ttl: {
+      AccessToken: config.accessTokenTtl,
+      RefreshToken: config.refreshTokenTtl,
+      Grant: config.refreshTokenTtl,
+      Session: config.refreshTokenTtl,
+      AuthorizationCode: 60,
+      IdToken: 3600,
+      Interaction: 3600,
+    },
+  });
+  // The demo deployment runs behind a TLS-terminating reverse proxy; trust its X-Forwarded-* headers.
+  provider.proxy = true;
+  provider.on("grant.error", (_ctx: unknown, error: OidcError) => {
+    if (error.error_detail === "refresh token already used") stats.recordRefreshReuse();
+  });
+  return provider;
+}
+
+/**
+ * Authorize-request rewrites that make the library behave like the spec without sandbox-only parameters:
+ * openid is always granted (the spec's token response carries an id_token), service.app comes with
+ * service.api as in the spec's sample, and prompt=consent is added when offline_access is asked by a client
+ * allowed refresh tokens — oidc-provider drops offline_access without it.
+ */
+export function rewriteAuthorizeUrl(url: URL, clients: RegisteredClient[]): void {
+  const client = clients.find((candidate) => candidate.clientId === url.searchParams.get("client_id"));
+  const rawScope = url.searchParams.get("scope");
+  if (!client || rawScope === null) return;
+  const scopes = new Set(rawScope.split(" ").filter(Boolean));
+  scopes.add("openid");
+  if (scopes.has("service.api") && client.scope.includes("service.app")) scopes.add("service.app");
+  url.searchParams.set("scope", [...scopes].join(" "));
+  if (client.refreshTokens && scopes.has("offline_access")) {
+    const prompts = new Set((url.searchParams.get("prompt") ?? "").split(" ").filter(Boolean));
+    prompts.add("consent");
+    url.searchParams.set("prompt", [...prompts].join(" "));
+  }
+}
+
+export interface AuthServer {
+  provider: Provider;
+  server: Server;
+}
+
+export async function createAuthServer(config: SandboxConfig, stats: Stats, faults: Faults): Promise<AuthServer> {
+  const clients = buildClients(config);
+  const provider = await createProvider(config, clients, stats);
+  const forward = provider.callback();
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? "/", config.authUrl);
+    if (url.pathname === "/connect/token" && req.method === "POST") {
+      await handleTokenRequest({ clients, faults, stats, forward }, req, res);
+      return;
+    }
+    if (url.pathname === "/connect/authorize") {
+      res.once("finish", () => stats.record("authorize", res.statusCode));
+      if (req.method === "GET") {
+        rewriteAuthorizeUrl(url, clients);
+        req.url = url.pathname + url.search;
+      }
+    }
+    if (await handleInteraction(provider, req, res)) return;
+    await forward(req, res);
+  };
+
+  const server = createServer((req, res) => {
+    logRequest(config.logRequests, "auth", req, res);
+    handle(req, res).catch((error: unknown) => {
+      console.error("sandbox auth server: unexpected error", error);
+      if (!res.headersSent) sendError(res, 500, "server_error", "unexpected sandbox error");
+      else res.destroy();
+    });
+  });
+  return { provider, server };
+}

@@ -1,0 +1,51 @@
+import type { AuthMethod, SandboxConfig } from "./config";
+
+export interface RegisteredClient {
+  clientId: string;
+  authMethod: AuthMethod;
+  /** Whether the client may hold refresh tokens (offline_access). */
+  refreshTokens: boolean;
+  /** Scopes the client may be granted. */
+  scope: string[];
+  metadata: Record<string, unknown>;
+}
+
+/**
+ * The two clients of the spec: the registered partner app (confidential by default, refresh tokens) and the
+ * shared development client (public, PKCE required, no refresh tokens).
+ */
+export function buildClients(config: SandboxConfig): RegisteredClient[] {
+  const partnerScope = ["openid", "profile", "email", "service.app", "service.api", "offline_access"];
+  const devScope = ["openid", "email", "service.api"];
+  return [
+    {
+      clientId: config.partnerClientId,
+      authMethod: config.partnerAuthMethod,
+      refreshTokens: true,
+      scope: partnerScope,
+      metadata: {
+        client_id: config.partnerClientId,
+        ...(config.partnerAuthMethod === "none" ? {} : { client_secret: config.partnerClientSecret }),
+        token_endpoint_auth_method: config.partnerAuthMethod,
+        redirect_uris: config.redirectUris,
+        grant_types: ["authorization_code", "refresh_token"],
+        response_types: ["code"],
+        scope: partnerScope.join(" "),
+      },
+    },
+    {
+      clientId: config.devClientId,
+      authMethod: "none",
+      refreshTokens: false,
+      scope: devScope,
+      metadata: {
+        client_id: config.devClientId,
+        token_endpoint_auth_method: "none",
+        redirect_uris: config.redirectUris,
+        grant_types: ["authorization_code"],
+        response_types: ["code"],
+        scope: devScope.join(" "),
+      },
+    },
+  ];
+}

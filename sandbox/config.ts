@@ -1,0 +1,101 @@
+import { z } from "zod";
+
+export const authMethods = ["client_secret_post", "client_secret_basic", "none"] as const;
+export type AuthMethod = (typeof authMethods)[number];
+
+export interface SandboxConfig {
+  authPort: number;
+  apiPort: number;
+  blobPort: number;
+  /** Public URLs; they differ from the ports only behind a reverse proxy (demo deployment). */
+  authUrl: string;
+  apiUrl: string;
+  blobUrl: string;
+  /** Lifetimes in seconds. */
+  accessTokenTtl: number;
+  refreshTokenTtl: number;
+  sasTtl: number;
+  redirectUris: string[];
+  corsOrigins: string[];
+  partnerClientId: string;
+  partnerClientSecret: string;
+  partnerAuthMethod: AuthMethod;
+  devClientId: string;
+  /** One log line per request on stdout; main turns it on, tests keep it off. */
+  logRequests: boolean;
+}
+
+const port = z.coerce.number().int().min(1).max(65535);
+const seconds = z.coerce.number().int().positive();
+const url = z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, ""));
+const list = z
+  .string()
+  .transform((value) => value.split(",").map((item) => item.trim()).filter(Boolean))
+  .pipe(z.array(z.url()).min(1));
+const name = z.string().trim().min(1);
+
+/** Env key → config field and its parser. One table, so README and code cannot drift apart. */
+const envSchema = {
+  SANDBOX_AUTH_PORT: ["authPort", port],
+  SANDBOX_API_PORT: ["apiPort", port],
+  SANDBOX_BLOB_PORT: ["blobPort", port],
+  SANDBOX_AUTH_URL: ["authUrl", url],
+  SANDBOX_API_URL: ["apiUrl", url],
+  SANDBOX_BLOB_URL: ["blobUrl", url],
+  SANDBOX_ACCESS_TOKEN_TTL: ["accessTokenTtl", seconds],
+  SANDBOX_REFRESH_TOKEN_TTL: ["refreshTokenTtl", seconds],
+  SANDBOX_SAS_TTL: ["sasTtl", seconds],
+  SANDBOX_REDIRECT_URIS: ["redirectUris", list],
+  SANDBOX_CORS_ORIGINS: ["corsOrigins", list],
+  SANDBOX_PARTNER_CLIENT_ID: ["partnerClientId", name],
+  SANDBOX_PARTNER_CLIENT_SECRET: ["partnerClientSecret", name],
+  SANDBOX_PARTNER_AUTH_METHOD: ["partnerAuthMethod", z.enum(authMethods)],
+  SANDBOX_DEV_CLIENT_ID: ["devClientId", name],
+} as const satisfies Record<string, readonly [keyof SandboxConfig, z.ZodType]>;
+
+export class ConfigError extends Error {}
+
+/** Reads SANDBOX_* variables; collects one message per bad value instead of stopping at the first. */
+export function parseEnv(env: NodeJS.ProcessEnv): Partial<SandboxConfig> {
+  const overrides: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [key, [field, schema]] of Object.entries(envSchema)) {
+    const raw = env[key];
+    if (raw === undefined || raw === "") continue;
+    const result = schema.safeParse(raw);
+    if (result.success) overrides[field] = result.data;
+    else problems.push(`${key}=${JSON.stringify(raw)}: ${result.error.issues[0]?.message ?? "invalid value"}`);
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid sandbox configuration:\n  ${problems.join("\n  ")}`);
+  return overrides as Partial<SandboxConfig>;
+}
+
+/** Fills defaults; public URLs follow the ports unless given explicitly. */
+export function resolveConfig(overrides: Partial<SandboxConfig> = {}): SandboxConfig {
+  const authPort = overrides.authPort ?? 4000;
+  const apiPort = overrides.apiPort ?? 4001;
+  const blobPort = overrides.blobPort ?? 4002;
+  const config: SandboxConfig = {
+    authPort,
+    apiPort,
+    blobPort,
+    authUrl: overrides.authUrl ?? `http://localhost:${authPort}`,
+    apiUrl: overrides.apiUrl ?? `http://localhost:${apiPort}`,
+    // Azurite answers on the loopback address; path-style URLs carry the account name.
+    blobUrl: overrides.blobUrl ?? `http://127.0.0.1:${blobPort}`,
+    accessTokenTtl: overrides.accessTokenTtl ?? 3600,
+    refreshTokenTtl: overrides.refreshTokenTtl ?? 14 * 24 * 3600,
+    sasTtl: overrides.sasTtl ?? 900,
+    redirectUris: overrides.redirectUris ?? ["http://localhost:3000/api/auth/callback/esign"],
+    corsOrigins: overrides.corsOrigins ?? ["http://localhost:3000"],
+    partnerClientId: overrides.partnerClientId ?? "partner-app",
+    partnerClientSecret: overrides.partnerClientSecret ?? "partner-app-secret",
+    partnerAuthMethod: overrides.partnerAuthMethod ?? "client_secret_post",
+    devClientId: overrides.devClientId ?? "dev-client",
+    logRequests: overrides.logRequests ?? false,
+  };
+  if (config.partnerClientId === config.devClientId) {
+    throw new ConfigError("Invalid sandbox configuration: partner and dev client ids must differ");
+  }
+  return config;
+}

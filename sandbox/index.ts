@@ -1,0 +1,64 @@
+import type { Server, ServerResponse } from "node:http";
+import { once } from "node:events";
+import { resolveConfig, type SandboxConfig } from "./config";
+import { createAuthServer } from "./auth-server";
+import { createApiServer } from "./api";
+import { BlobStorage } from "./blob-storage";
+import { DocumentRegistry } from "./documents";
+import { Faults } from "./faults";
+import { Stats } from "./stats";
+
+export type { SandboxConfig } from "./config";
+export type { StatsSnapshot } from "./stats";
+export type { FaultInput } from "./faults";
+
+export interface RunningSandbox {
+  authUrl: string;
+  apiUrl: string;
+  blobUrl: string;
+  config: SandboxConfig;
+  stop(): Promise<void>;
+}
+
+async function listen(server: Server, port: number): Promise<void> {
+  server.listen(port, "127.0.0.1");
+  await once(server, "listening");
+}
+
+async function close(server: Server): Promise<void> {
+  if (!server.listening) return;
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // Keep-alive sockets would otherwise hold close() open until they time out.
+  server.closeAllConnections();
+  await closed;
+}
+
+/** Starts auth server, API and azurite in this process; `stop()` takes all three down. */
+export async function startSandbox(overrides: Partial<SandboxConfig> = {}): Promise<RunningSandbox> {
+  const config = resolveConfig(overrides);
+  const stats = new Stats();
+  const faults = new Faults();
+  const hanging = new Set<ServerResponse>();
+  const [blobs, auth] = await Promise.all([BlobStorage.start(config), createAuthServer(config, stats, faults)]);
+  const api = createApiServer({
+    config,
+    provider: auth.provider,
+    blobs,
+    documents: new DocumentRegistry(),
+    faults,
+    stats,
+    hanging,
+  });
+
+  const stop = async () => {
+    for (const res of hanging) res.destroy();
+    await Promise.all([close(auth.server), close(api), blobs.stop()]);
+  };
+  try {
+    await Promise.all([listen(auth.server, config.authPort), listen(api, config.apiPort)]);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { authUrl: config.authUrl, apiUrl: config.apiUrl, blobUrl: config.blobUrl, config, stop };
+}

@@ -1,0 +1,114 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type Provider from "oidc-provider";
+import { findUserById, verifyCredentials } from "./users";
+import { readBody, BodyTooLargeError } from "./http-utils";
+import { renderSignIn } from "./views/sign-in";
+import { renderConsent } from "./views/consent";
+
+const FORM_LIMIT = 16 * 1024;
+
+function sendHtml(res: ServerResponse, status: number, html: string): void {
+  res.writeHead(status, {
+    "content-type": "text/html; charset=utf-8",
+    "cache-control": "no-store",
+    // The pages carry no scripts; framing is refused so the sign-in form cannot be overlaid.
+    "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+  });
+  res.end(html);
+}
+
+async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  return new URLSearchParams((await readBody(req, FORM_LIMIT)).toString("utf8"));
+}
+
+/** Scopes named on the consent page: those requested, in the order asked. */
+function requestedScopes(scope: string | undefined): string[] {
+  return [...new Set((scope ?? "").split(" ").filter(Boolean))];
+}
+
+/**
+ * Sign-in and consent pages for oidc-provider's interactions (`/interaction/:uid[/login|/confirm|/abort]`).
+ * Returns false when the path is not an interaction route.
+ */
+export async function handleInteraction(provider: Provider, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  const match = /^\/interaction\/([\w-]+)(?:\/(login|confirm|abort))?$/.exec((req.url ?? "").split("?")[0] ?? "");
+  if (!match) return false;
+  const action = match[2];
+  if ((action === undefined) !== (req.method === "GET")) {
+    sendHtml(res, 405, "<!doctype html><title>Method not allowed</title><p>Method not allowed.</p>");
+    return true;
+  }
+  try {
+    const details = await provider.interactionDetails(req, res);
+    const clientId = details.params.client_id ?? "";
+    if (action === undefined) {
+      if (details.prompt.name === "login") {
+        sendHtml(res, 200, renderSignIn({ uid: details.uid, clientId }));
+      } else {
+        const user = details.session ? findUserById(details.session.accountId) : undefined;
+        sendHtml(res, 200, renderConsent({
+          uid: details.uid,
+          clientId,
+          userName: user?.name ?? "unknown user",
+          scopes: requestedScopes(details.params.scope),
+        }));
+      }
+    } else if (action === "login") {
+      const form = await readForm(req);
+      const email = form.get("email") ?? "";
+      const user = verifyCredentials(email, form.get("password") ?? "");
+      if (!user) {
+        sendHtml(res, 401, renderSignIn({ uid: details.uid, clientId, email, error: "Wrong email or password. Please try again." }));
+      } else {
+        await provider.interactionFinished(req, res, { login: { accountId: user.id } }, { mergeWithLastSubmission: false });
+      }
+    } else if (action === "confirm") {
+      await confirmConsent(provider, details, req, res);
+    } else {
+      await provider.interactionFinished(
+        req,
+        res,
+        { error: "access_denied", error_description: "End-user denied the authorization request" },
+        { mergeWithLastSubmission: false },
+      );
+    }
+  } catch (error) {
+    // An expired or unknown interaction (old tab, cleared cookie) is the usual cause; say so instead of a 500.
+    const tooLarge = error instanceof BodyTooLargeError;
+    sendHtml(
+      res,
+      tooLarge ? 413 : 400,
+      renderError(tooLarge ? "The form was too large." : "This sign-in link has expired. Please start again from the application."),
+    );
+  }
+  return true;
+}
+
+function renderError(message: string): string {
+  return `<!doctype html><html lang="en"><meta charset="utf-8"><title>Sign-in error</title><p role="alert">${message}</p></html>`;
+}
+
+async function confirmConsent(
+  provider: Provider,
+  details: Awaited<ReturnType<Provider["interactionDetails"]>>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const accountId = details.session?.accountId;
+  const clientId = details.params.client_id;
+  if (!accountId || !clientId) throw new Error("consent without a signed-in session");
+  const grant = (details.grantId ? await provider.Grant.find(details.grantId) : undefined)
+    ?? new provider.Grant({ accountId, clientId });
+  const missing = details.prompt.details as {
+    missingOIDCScope?: string[];
+    missingOIDCClaims?: string[];
+    missingResourceScopes?: Record<string, string[]>;
+  };
+  if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(" "));
+  if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
+  for (const [resource, scopes] of Object.entries(missing.missingResourceScopes ?? {})) {
+    grant.addResourceScope(resource, scopes.join(" "));
+  }
+  const grantId = await grant.save();
+  await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+}

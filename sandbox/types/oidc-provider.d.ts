@@ -1,0 +1,49 @@
+// oidc-provider ships no type declarations; these cover only what the sandbox uses.
+declare module "oidc-provider" {
+  import type { IncomingMessage, ServerResponse } from "node:http";
+
+  export interface AccessToken {
+    accountId: string;
+    clientId: string;
+    scope?: string;
+    grantId: string;
+  }
+
+  export interface Grant {
+    addOIDCScope(scope: string): void;
+    addOIDCClaims(claims: string[]): void;
+    addResourceScope(resource: string, scope: string): void;
+    save(): Promise<string>;
+  }
+
+  export interface Interaction {
+    uid: string;
+    prompt: { name: string; reasons: string[]; details: Record<string, unknown> };
+    params: Record<string, string | undefined>;
+    session?: { accountId: string };
+    grantId?: string;
+    lastSubmission?: Record<string, unknown>;
+  }
+
+  export interface OidcError extends Error {
+    error: string;
+    error_description?: string;
+    error_detail?: string;
+  }
+
+  export default class Provider {
+    constructor(issuer: string, configuration: object);
+    proxy: boolean;
+    callback(): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+    interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<Interaction>;
+    interactionFinished(
+      req: IncomingMessage,
+      res: ServerResponse,
+      result: object,
+      options?: { mergeWithLastSubmission?: boolean },
+    ): Promise<void>;
+    on(event: string, listener: (...args: never[]) => void): this;
+    AccessToken: { find(token: string): Promise<AccessToken | undefined> };
+    Grant: { new (properties: { accountId: string; clientId: string }): Grant; find(id: string): Promise<Grant | undefined> };
+  }
+}

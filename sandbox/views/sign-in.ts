@@ -1,0 +1,29 @@
+import { escapeHtml, renderPage } from "./layout";
+
+export interface SignInView {
+  uid: string;
+  clientId: string;
+  email?: string;
+  error?: string;
+}
+
+export function renderSignIn({ uid, clientId, email = "", error }: SignInView): string {
+  const alert = error ? `<p class="alert" role="alert" id="sign-in-error">${escapeHtml(error)}</p>` : "";
+  // After a failed attempt the password field gets focus, since the email is usually right.
+  const focusEmail = error && email ? "" : " autofocus";
+  const focusPassword = error && email ? " autofocus" : "";
+  const described = error ? ' aria-describedby="sign-in-error" aria-invalid="true"' : "";
+  return renderPage(
+    "Sign in",
+    `<h1>Sign in</h1>
+<p>to continue to <strong>${escapeHtml(clientId)}</strong></p>
+${alert}
+<form method="post" action="/interaction/${escapeHtml(uid)}/login" novalidate>
+<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(email)}"${focusEmail}${described}>
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required${focusPassword}${described}>
+<button type="submit" class="primary">Sign in</button>
+</form>`,
+  );
+}

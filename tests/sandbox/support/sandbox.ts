@@ -1,0 +1,21 @@
+import { startSandbox, type RunningSandbox, type SandboxConfig } from "../../../sandbox/index";
+
+export const REDIRECT_URI = "http://localhost:3000/api/auth/callback/esign";
+
+/** Test ports are 41xx so a developer's sandbox on the default 400x ports keeps running undisturbed. */
+export function startTestSandbox(overrides: Partial<SandboxConfig> = {}): Promise<RunningSandbox> {
+  return startSandbox({ authPort: 4100, apiPort: 4101, blobPort: 4102, ...overrides });
+}
+
+export async function resetSandbox(sandbox: RunningSandbox): Promise<void> {
+  const response = await fetch(`${sandbox.apiUrl}/_sandbox/reset`, { method: "POST" });
+  if (response.status !== 200) throw new Error(`reset failed with ${response.status}`);
+}
+
+export async function addFault(sandbox: RunningSandbox, fault: Record<string, unknown>): Promise<Response> {
+  return fetch(`${sandbox.apiUrl}/_sandbox/faults`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(fault),
+  });
+}

@@ -1,0 +1,137 @@
+import { createHash, randomBytes } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { RunningSandbox } from "../../sandbox/index";
+import { addFault, resetSandbox, startTestSandbox } from "./support/sandbox";
+import { partnerTokens } from "./support/oauth";
+
+let sandbox: RunningSandbox;
+let token: string;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  token = (await partnerTokens(sandbox)).access_token;
+});
+afterAll(async () => {
+  await sandbox?.stop();
+});
+beforeEach(async () => {
+  await resetSandbox(sandbox);
+});
+
+async function createDocument(name = "contract.pdf"): Promise<{ uploadendpoint: string; fileId: string; sas: string; url: string }> {
+  const response = await fetch(`${sandbox.apiUrl}/api/document`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({ docid: null, name, doctype: "contract" }),
+  });
+  expect(response.status).toBe(200);
+  return response.json();
+}
+
+function upload(url: string, body: Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}) {
+  return fetch(url, {
+    method: "PUT",
+    headers: { "content-type": "application/octet-stream", "x-ms-blob-type": "BlockBlob", ...headers },
+    body,
+  });
+}
+
+async function listDocuments() {
+  return (await (await fetch(`${sandbox.apiUrl}/_sandbox/documents`)).json()).documents;
+}
+
+describe("upload file", () => {
+  it("answers 201 and the admin view shows the size and MD5 of the bytes sent", async () => {
+    const bytes = Uint8Array.from(randomBytes(300_000));
+    const document = await createDocument();
+    const response = await upload(document.uploadendpoint, bytes);
+    expect(response.status).toBe(201);
+
+    const md5 = createHash("md5").update(bytes).digest();
+    const [listed] = await listDocuments();
+    expect(listed).toMatchObject({
+      fileId: document.fileId,
+      name: "contract.pdf",
+      doctype: "contract",
+      subdocid: 1,
+      owner: "alice@example.com",
+      blob: { exists: true, size: bytes.length, md5Base64: md5.toString("base64"), md5Hex: md5.toString("hex") },
+    });
+  });
+
+  it("lists a created document whose file was not uploaded as absent", async () => {
+    await createDocument();
+    const [listed] = await listDocuments();
+    expect(listed.blob).toEqual({ exists: false, size: null, md5Base64: null, md5Hex: null });
+  });
+
+  it("answers 400 when x-ms-blob-type is missing", async () => {
+    const document = await createDocument();
+    const response = await fetch(document.uploadendpoint, {
+      method: "PUT",
+      headers: { "content-type": "application/octet-stream" },
+      body: new Uint8Array([1, 2, 3]),
+    });
+    expect(response.status).toBe(400);
+  });
+
+  it("answers 400 when the content MD5 does not match the bytes", async () => {
+    const document = await createDocument();
+    const wrong = createHash("md5").update("other bytes").digest("base64");
+    const response = await upload(document.uploadendpoint, new Uint8Array([1, 2, 3]), { "content-md5": wrong });
+    expect(response.status).toBe(400);
+  });
+
+  it("answers 403 for a tampered SAS signature", async () => {
+    const document = await createDocument();
+    const url = new URL(document.uploadendpoint);
+    url.searchParams.set("sig", Buffer.alloc(32).toString("base64"));
+    expect((await upload(url.href, new Uint8Array([1]))).status).toBe(403);
+  });
+
+  it("answers 403 when the SAS is used for another blob", async () => {
+    const document = await createDocument();
+    const other = document.uploadendpoint.replace(document.fileId, "00000000-0000-4000-8000-000000000000");
+    expect((await upload(other, new Uint8Array([1]))).status).toBe(403);
+  });
+
+  it("answers 403 without a SAS", async () => {
+    const document = await createDocument();
+    expect((await upload(document.url, new Uint8Array([1]))).status).toBe(403);
+  });
+
+  it("answers 403 for an already-expired SAS issued by the sas fault", async () => {
+    expect((await addFault(sandbox, { target: "sas", expired: true, count: 1 })).status).toBe(201);
+    const expired = await createDocument();
+    expect(Date.parse(new URLSearchParams(expired.sas).get("se") ?? "")).toBeLessThan(Date.now());
+    expect((await upload(expired.uploadendpoint, new Uint8Array([1]))).status).toBe(403);
+
+    const fresh = await createDocument();
+    expect((await upload(fresh.uploadendpoint, new Uint8Array([1]))).status).toBe(201);
+  });
+
+  it("allows the app's origin to PUT from a browser (CORS preflight)", async () => {
+    const document = await createDocument();
+    const response = await fetch(document.uploadendpoint, {
+      method: "OPTIONS",
+      headers: {
+        origin: "http://localhost:3000",
+        "access-control-request-method": "PUT",
+        "access-control-request-headers": "content-type,x-ms-blob-type",
+      },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("access-control-allow-origin")).toBe("http://localhost:3000");
+    expect(response.headers.get("access-control-allow-methods")).toMatch(/PUT/);
+  });
+
+  it("refuses a CORS preflight from another origin", async () => {
+    const document = await createDocument();
+    const response = await fetch(document.uploadendpoint, {
+      method: "OPTIONS",
+      headers: { origin: "http://evil.example", "access-control-request-method": "PUT" },
+    });
+    expect(response.status).toBe(403);
+    expect(response.headers.get("access-control-allow-origin")).toBeNull();
+  });
+});
