@@ -51,7 +51,8 @@ async function authenticate(deps: ApiDeps, req: IncomingMessage): Promise<User> 
   const value = scheme[2]?.trim() ?? "";
   if (!/^[\w\-.~+/]+=*$/.test(value)) throw invalid("the access token is malformed");
   const token = await deps.provider.AccessToken.find(value);
-  const user = token && findUserById(token.accountId);
+  // find() allows the library's 15 s clock tolerance; a resource server in the same clock must not.
+  const user = token && !token.isExpired ? findUserById(token.accountId) : undefined;
   if (!token || !user) throw invalid("the access token is invalid, expired or revoked");
   if (!(token.scope ?? "").split(" ").includes("service.api")) {
     throw new ApiError(403, "insufficient_scope", "the access token lacks the service.api scope", {
