@@ -81,6 +81,13 @@ describe("api faults", () => {
     expect((await getUserInfo()).status).toBe(200);
   });
 
+  it("delays an API answer by delayMs and then answers normally", async () => {
+    await addFault(sandbox, { target: "getuserinfo", delayMs: 300 });
+    const started = Date.now();
+    expect((await getUserInfo()).status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+  });
+
   it("hangs until the client gives up, then serves the next call normally", async () => {
     await addFault(sandbox, { target: "api", hang: true });
     await expect(getUserInfo({ signal: AbortSignal.timeout(300) })).rejects.toThrow();
