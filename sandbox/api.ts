@@ -14,9 +14,9 @@ import { BodyTooLargeError, logRequest, readBody, sendError, sendJson } from "./
 import { handleAdmin } from "./admin";
 import { ApiError } from "./api-error";
 
-export const API_BODY_LIMIT = 1024 * 1024;
+const API_BODY_LIMIT = 1024 * 1024;
 
-export const createDocumentRequestSchema = z.object({
+const createDocumentRequestSchema = z.object({
   docid: z.null().optional(),
   name: z.string().refine((name) => name.length === 0 || name.length >= 3, {
     message: "name must have at least 3 characters",
