@@ -10,6 +10,8 @@ import { findUserById } from "./users";
 import { handleInteraction } from "./interactions";
 import { handleTokenRequest } from "./token-endpoint";
 import { logRequest, sendError } from "./http-utils";
+import { renderErrorPage } from "./views/error";
+import { createOidcStore } from "./oidc-store";
 
 async function generateSigningKey(): Promise<object> {
   const { privateKey } = await promisify(generateKeyPair)("rsa", { modulusLength: 2048 });
@@ -27,6 +29,7 @@ async function findAccount(_ctx: unknown, id: string) {
 
 export async function createProvider(config: SandboxConfig, clients: RegisteredClient[], stats: Stats): Promise<Provider> {
   const provider = new Provider(config.authUrl, {
+    adapter: createOidcStore(),
     clients: clients.map((client) => client.metadata),
     findAccount,
     jwks: { keys: [await generateSigningKey()] },
@@ -38,6 +41,11 @@ export async function createProvider(config: SandboxConfig, clients: RegisteredC
     conformIdTokenClaims: false,
     responseTypes: ["code"],
     features: { devInteractions: { enabled: false } },
+    // Errors that cannot go back to the client (bad redirect_uri, unknown client) are shown to the user.
+    renderError: async (ctx: { type: string; body: string }, out: { error: string; error_description?: string }) => {
+      ctx.type = "html";
+      ctx.body = renderErrorPage(out.error_description ?? "The request could not be processed.", out.error);
+    },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     routes: {
       authorization: "/connect/authorize",

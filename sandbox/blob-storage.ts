@@ -26,7 +26,7 @@ export interface BlobInfo {
   md5Hex: string | null;
 }
 
-export interface SasUrl {
+interface SasUrl {
   url: string;
   sas: string;
 }

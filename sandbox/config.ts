@@ -25,14 +25,16 @@ export interface SandboxConfig {
   logRequests: boolean;
 }
 
-const port = z.coerce.number().int().min(1).max(65535);
-const seconds = z.coerce.number().int().positive();
-const url = z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, ""));
+const portMessage = { error: "must be a port number between 1 and 65535" };
+const port = z.coerce.number(portMessage).int(portMessage).min(1, portMessage).max(65535, portMessage);
+const secondsMessage = { error: "must be a whole number of seconds greater than 0" };
+const seconds = z.coerce.number(secondsMessage).int(secondsMessage).positive(secondsMessage);
+const url = z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" }).transform((value) => value.replace(/\/+$/, ""));
 const list = z
   .string()
   .transform((value) => value.split(",").map((item) => item.trim()).filter(Boolean))
-  .pipe(z.array(z.url()).min(1));
-const name = z.string().trim().min(1);
+  .pipe(z.array(z.url({ error: "must be a comma-separated list of absolute URLs" })).min(1, { error: "must not be empty" }));
+const name = z.string().trim().min(1, { error: "must not be blank" });
 
 /** Env key → config field and its parser. One table, so README and code cannot drift apart. */
 const envSchema = {
@@ -49,7 +51,7 @@ const envSchema = {
   SANDBOX_CORS_ORIGINS: ["corsOrigins", list],
   SANDBOX_PARTNER_CLIENT_ID: ["partnerClientId", name],
   SANDBOX_PARTNER_CLIENT_SECRET: ["partnerClientSecret", name],
-  SANDBOX_PARTNER_AUTH_METHOD: ["partnerAuthMethod", z.enum(authMethods)],
+  SANDBOX_PARTNER_AUTH_METHOD: ["partnerAuthMethod", z.enum(authMethods, { error: `must be one of ${authMethods.join(", ")}` })],
   SANDBOX_DEV_CLIENT_ID: ["devClientId", name],
 } as const satisfies Record<string, readonly [keyof SandboxConfig, z.ZodType]>;
 

@@ -4,6 +4,7 @@ import { findUserById, verifyCredentials } from "./users";
 import { readBody, BodyTooLargeError } from "./http-utils";
 import { renderSignIn } from "./views/sign-in";
 import { renderConsent } from "./views/consent";
+import { renderErrorPage } from "./views/error";
 
 const FORM_LIMIT = 16 * 1024;
 
@@ -78,14 +79,10 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
     sendHtml(
       res,
       tooLarge ? 413 : 400,
-      renderError(tooLarge ? "The form was too large." : "This sign-in link has expired. Please start again from the application."),
+      renderErrorPage(tooLarge ? "The form was too large." : "This sign-in link has expired. Please start again from the application."),
     );
   }
   return true;
-}
-
-function renderError(message: string): string {
-  return `<!doctype html><html lang="en"><meta charset="utf-8"><title>Sign-in error</title><p role="alert">${message}</p></html>`;
 }
 
 async function confirmConsent(

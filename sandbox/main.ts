@@ -1,9 +1,9 @@
 import { ConfigError, parseEnv } from "./config";
 import { buildClients } from "./clients";
 import { listUsers } from "./users";
-import { startSandbox } from "./index";
+import type { RunningSandbox } from "./index";
 
-function summary(sandbox: Awaited<ReturnType<typeof startSandbox>>): string {
+function summary(sandbox: RunningSandbox): string {
   const { config } = sandbox;
   const clients = buildClients(config).map(
     (client) =>
@@ -37,6 +37,8 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  // Loaded only after the configuration is known to be valid, so a typo is not buried under library notices.
+  const { startSandbox } = await import("./index");
   const sandbox = await startSandbox({ ...overrides, logRequests: true });
   console.log(summary(sandbox));
   let stopping = false;

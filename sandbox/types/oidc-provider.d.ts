@@ -7,6 +7,7 @@ declare module "oidc-provider" {
     clientId: string;
     scope?: string;
     grantId: string;
+    readonly isExpired: boolean;
   }
 
   export interface Grant {
