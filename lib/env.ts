@@ -113,7 +113,8 @@ export function parseConfig(source: Record<string, string | undefined>): AppConf
   const problems = [...(parsed.success ? [] : parsed.error.issues.map((i) => i.message)), ...crossKeyProblems(source)];
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const env = parsed.data;
-  const usesSandbox = !env.ESIGN_AUTH_URL && !env.ESIGN_API_URL;
+  // ESIGN_USE_SANDBOX lets tests and demos point at a sandbox on other ports and keep its demo client.
+  const usesSandbox = env.ESIGN_USE_SANDBOX || (!env.ESIGN_AUTH_URL && !env.ESIGN_API_URL);
   const clientId = env.ESIGN_CLIENT_ID ?? SANDBOX_DEFAULTS.ESIGN_CLIENT_ID;
   // The sandbox's confidential client gets its demo secret by default; any other client is public unless a secret is set.
   const clientSecret =

@@ -43,6 +43,9 @@ const adminRoutes: Record<string, Record<string, AdminRoute>> = {
   "/_sandbox/stats": {
     GET: (deps, _req, res) => sendJson(res, 200, deps.stats.snapshot()),
   },
+  "/_sandbox/issued-tokens": {
+    GET: (deps, _req, res) => sendJson(res, 200, { tokens: deps.issued.list() }),
+  },
   "/_sandbox/faults": {
     GET: (deps, _req, res) => sendJson(res, 200, { faults: deps.faults.list() }),
     POST: async (deps, req, res) => sendJson(res, 201, { fault: deps.faults.add(await readFault(req)) }),

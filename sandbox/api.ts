@@ -9,6 +9,7 @@ import { CONTAINER } from "./blob-storage";
 import { blobNameFor, type DocumentRegistry } from "./documents";
 import type { Faults } from "./faults";
 import type { Stats } from "./stats";
+import type { IssuedTokens } from "./issued-tokens";
 import { findUserById, type User } from "./users";
 import { BodyTooLargeError, logRequest, readBody, sendError, sendJson } from "./http-utils";
 import { handleAdmin } from "./admin";
@@ -31,6 +32,7 @@ export interface ApiDeps {
   documents: DocumentRegistry;
   faults: Faults;
   stats: Stats;
+  issued: IssuedTokens;
   /** Responses held open by a hang fault, closed on stop so nothing leaks. */
   hanging: Set<ServerResponse>;
 }

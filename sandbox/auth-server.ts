@@ -6,6 +6,7 @@ import type { SandboxConfig } from "./config";
 import { buildClients, type RegisteredClient } from "./clients";
 import type { Faults } from "./faults";
 import type { Stats } from "./stats";
+import type { IssuedTokens } from "./issued-tokens";
 import { findUserById } from "./users";
 import { handleInteraction } from "./interactions";
 import { handleTokenRequest } from "./token-endpoint";
@@ -27,7 +28,12 @@ async function findAccount(_ctx: unknown, id: string) {
   };
 }
 
-export async function createProvider(config: SandboxConfig, clients: RegisteredClient[], stats: Stats): Promise<Provider> {
+export async function createProvider(
+  config: SandboxConfig,
+  clients: RegisteredClient[],
+  stats: Stats,
+  issued: IssuedTokens,
+): Promise<Provider> {
   const provider = new Provider(config.authUrl, {
     adapter: createOidcStore(),
     clients: clients.map((client) => client.metadata),
@@ -69,6 +75,9 @@ export async function createProvider(config: SandboxConfig, clients: RegisteredC
   });
   // The demo deployment runs behind a TLS-terminating reverse proxy; trust its X-Forwarded-* headers.
   provider.proxy = true;
+  provider.on("grant.success", (ctx: { body?: unknown }) => {
+    if (ctx.body && typeof ctx.body === "object") issued.add(ctx.body as Record<string, unknown>);
+  });
   provider.on("grant.error", (_ctx: unknown, error: OidcError) => {
     if (error.error_detail === "refresh token already used") stats.recordRefreshReuse();
   });
@@ -101,9 +110,14 @@ export interface AuthServer {
   server: Server;
 }
 
-export async function createAuthServer(config: SandboxConfig, stats: Stats, faults: Faults): Promise<AuthServer> {
+export async function createAuthServer(
+  config: SandboxConfig,
+  stats: Stats,
+  faults: Faults,
+  issued: IssuedTokens,
+): Promise<AuthServer> {
   const clients = buildClients(config);
-  const provider = await createProvider(config, clients, stats);
+  const provider = await createProvider(config, clients, stats, issued);
   const forward = provider.callback();
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

@@ -58,7 +58,7 @@ const envSchema = {
 export class ConfigError extends Error {}
 
 /** Reads SANDBOX_* variables; collects one message per bad value instead of stopping at the first. */
-export function parseEnv(env: NodeJS.ProcessEnv): Partial<SandboxConfig> {
+export function parseEnv(env: Record<string, string | undefined>): Partial<SandboxConfig> {
   const overrides: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const [key, [field, schema]] of Object.entries(envSchema)) {

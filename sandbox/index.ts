@@ -7,6 +7,7 @@ import { BlobStorage } from "./blob-storage";
 import { DocumentRegistry } from "./documents";
 import { Faults } from "./faults";
 import { Stats } from "./stats";
+import { IssuedTokens } from "./issued-tokens";
 
 export type { SandboxConfig } from "./config";
 export type { StatsSnapshot } from "./stats";
@@ -38,8 +39,9 @@ export async function startSandbox(overrides: Partial<SandboxConfig> = {}): Prom
   const config = resolveConfig(overrides);
   const stats = new Stats();
   const faults = new Faults();
+  const issued = new IssuedTokens();
   const hanging = new Set<ServerResponse>();
-  const [blobs, auth] = await Promise.all([BlobStorage.start(config), createAuthServer(config, stats, faults)]);
+  const [blobs, auth] = await Promise.all([BlobStorage.start(config), createAuthServer(config, stats, faults, issued)]);
   const api = createApiServer({
     config,
     provider: auth.provider,
@@ -47,6 +49,7 @@ export async function startSandbox(overrides: Partial<SandboxConfig> = {}): Prom
     documents: new DocumentRegistry(),
     faults,
     stats,
+    issued,
     hanging,
   });
 

@@ -8,12 +8,17 @@ import { renderErrorPage } from "./views/error";
 
 const FORM_LIMIT = 16 * 1024;
 
-function sendHtml(res: ServerResponse, status: number, html: string): void {
+/**
+ * The pages carry no scripts; framing is refused so the sign-in form cannot be overlaid. Browsers apply
+ * form-action to the whole redirect chain after a submit, which ends at the client's redirect_uri, so
+ * that (already validated) origin is allowed too.
+ */
+function sendHtml(res: ServerResponse, status: number, html: string, redirectUri?: unknown): void {
+  const redirectOrigin = typeof redirectUri === "string" && URL.canParse(redirectUri) ? ` ${new URL(redirectUri).origin}` : "";
   res.writeHead(status, {
     "content-type": "text/html; charset=utf-8",
     "cache-control": "no-store",
-    // The pages carry no scripts; framing is refused so the sign-in form cannot be overlaid.
-    "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+    "content-security-policy": `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'${redirectOrigin}; frame-ancestors 'none'`,
   });
   res.end(html);
 }
@@ -42,9 +47,10 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
   try {
     const details = await provider.interactionDetails(req, res);
     const clientId = details.params.client_id ?? "";
+    const redirectUri = details.params.redirect_uri;
     if (action === undefined) {
       if (details.prompt.name === "login") {
-        sendHtml(res, 200, renderSignIn({ uid: details.uid, clientId }));
+        sendHtml(res, 200, renderSignIn({ uid: details.uid, clientId }), redirectUri);
       } else {
         const user = details.session ? findUserById(details.session.accountId) : undefined;
         sendHtml(res, 200, renderConsent({
@@ -52,14 +58,19 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
           clientId,
           userName: user?.name ?? "unknown user",
           scopes: requestedScopes(details.params.scope),
-        }));
+        }), redirectUri);
       }
     } else if (action === "login") {
       const form = await readForm(req);
       const email = form.get("email") ?? "";
       const user = verifyCredentials(email, form.get("password") ?? "");
       if (!user) {
-        sendHtml(res, 401, renderSignIn({ uid: details.uid, clientId, email, error: "Wrong email or password. Please try again." }));
+        sendHtml(
+          res,
+          401,
+          renderSignIn({ uid: details.uid, clientId, email, error: "Wrong email or password. Please try again." }),
+          redirectUri,
+        );
       } else {
         await provider.interactionFinished(req, res, { login: { accountId: user.id } }, { mergeWithLastSubmission: false });
       }
