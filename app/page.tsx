@@ -9,7 +9,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
   const errorCode = Array.isArray(error) ? error[0] : error;
 
   return (
-    <div className="mx-auto flex max-w-2xl flex-col gap-8 py-8 text-center sm:py-16">
+    <div className="mx-auto flex max-w-3xl flex-col gap-8 py-8 text-center sm:py-16">
       {errorCode ? <AuthErrorAlert code={errorCode} /> : null}
       <div className="flex flex-col gap-4">
         <h1 className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">
@@ -29,6 +29,29 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
           <SignInButton size="lg" />
         )}
       </div>
+      <ul className="grid gap-4 pt-4 text-left sm:grid-cols-3">
+        {features.map((feature) => (
+          <li key={feature.title} className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+            <h2 className="font-semibold text-slate-900">{feature.title}</h2>
+            <p className="mt-1 text-sm text-slate-600">{feature.body}</p>
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }
+
+const features = [
+  {
+    title: "Sign in with the service",
+    body: "OAuth 2.0 with PKCE. Your password never touches this app, and its tokens never reach your browser.",
+  },
+  {
+    title: "Your account",
+    body: "See the customer account and user details the e-signature service holds for you.",
+  },
+  {
+    title: "Direct upload",
+    body: "Files go straight from your browser to secure storage, with progress, cancel and an integrity check.",
+  },
+];

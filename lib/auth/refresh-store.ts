@@ -64,3 +64,8 @@ export function getRefreshStore(): RefreshStore {
   g[STORE_KEY] ??= createMemoryRefreshStore();
   return g[STORE_KEY];
 }
+
+/** Replaces the process-wide store: a shared one for several instances, or a pass-through in benchmarks. */
+export function setRefreshStore(store: RefreshStore): void {
+  (globalThis as GlobalWithStore)[STORE_KEY] = store;
+}

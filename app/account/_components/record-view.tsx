@@ -10,8 +10,17 @@ function humanize(key: string): string {
   return spaced.charAt(0).toUpperCase() + spaced.slice(1);
 }
 
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
 function renderValue(value: unknown): ReactNode {
   if (value === null || value === undefined || value === "") return <span className="text-slate-400">—</span>;
+  if (typeof value === "string" && ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value))) {
+    return (
+      <time dateTime={value} title={value}>
+        {new Date(value).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })}
+      </time>
+    );
+  }
   if (typeof value === "boolean") return value ? "Yes" : "No";
   if (Array.isArray(value)) {
     if (value.every((v) => typeof v !== "object" || v === null)) return value.map(String).join(", ") || "—";

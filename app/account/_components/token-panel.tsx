@@ -28,7 +28,7 @@ export function TokenPanel({ tokenInfo }: { tokenInfo: TokenInfo }) {
   const now = useNowSeconds();
   const notGranted = tokenInfo.requestedScopes.filter((s) => !tokenInfo.grantedScopes.includes(s));
   return (
-    <Card data-testid="token-panel">
+    <Card data-testid="token-panel" className="self-start">
       <CardHeader>
         <CardTitle>Session</CardTitle>
         <CardDescription>Tokens stay on the server; this is what they allow.</CardDescription>

@@ -1,0 +1,67 @@
+import type { Page } from "@playwright/test";
+import { test, expect } from "../fixtures/test";
+import { signIn, users } from "../fixtures/users";
+
+/**
+ * Every page and state at desktop and phone width: saved under screenshots/ for a person to look at,
+ * and checked for what breaks on small screens (content wider than the viewport).
+ */
+const widths = { desktop: { width: 1280, height: 800 }, mobile: { width: 390, height: 844 } } as const;
+
+async function capture(page: Page, name: string) {
+  for (const [label, size] of Object.entries(widths)) {
+    await page.setViewportSize(size);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `${name} is wider than a ${size.width}px viewport`).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `screenshots/${name}-${label}.png`, fullPage: true });
+  }
+}
+
+test("landing, sign-in and auth error pages", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("main").getByRole("button", { name: "Sign in with eSign" })).toBeVisible();
+  await capture(page, "landing");
+
+  await page.goto("/auth/error?error=AccessDenied");
+  await expect(page.getByTestId("auth-error")).toBeVisible();
+  await capture(page, "auth-error");
+
+  await page.goto("/");
+  await page.getByRole("main").getByRole("button", { name: "Sign in with eSign" }).click();
+  await expect(page.getByLabel("Email")).toBeFocused();
+  await capture(page, "sandbox-sign-in");
+});
+
+test("account page: loading, success, error and customer not found", async ({ page, admin }) => {
+  await signIn(page, users.alice);
+  await expect(page.getByTestId("account-record")).toBeVisible();
+  await capture(page, "account-success");
+
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/api/account", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.reload();
+  await expect(page.getByTestId("account-loading")).toBeVisible();
+  await capture(page, "account-loading");
+  const loaded = page.waitForResponse("**/api/account");
+  release();
+  await loaded;
+  await page.unroute("**/api/account");
+
+  await admin.fault({ target: "getuserinfo", status: 503, count: 3 });
+  await page.reload();
+  await expect(page.getByText("We could not load your account")).toBeVisible();
+  await capture(page, "account-error");
+  await admin.reset();
+  await page.getByRole("button", { name: "Try again" }).click();
+  await expect(page.getByTestId("account-record")).toBeVisible();
+});
+
+test("account page for a user without a customer account", async ({ page }) => {
+  await signIn(page, users.bob);
+  await expect(page.getByTestId("customer-not-found")).toBeVisible();
+  await capture(page, "account-customer-not-found");
+});
