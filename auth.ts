@@ -1,6 +1,7 @@
 import NextAuth, { type DefaultSession } from "next-auth";
 import { getConfig } from "@/lib/env";
 import { esignProvider } from "@/lib/auth/esign-provider";
+import { safeRedirect } from "@/lib/auth/safe-redirect";
 import { rotateTokensIfNeeded, tokenFromSignIn } from "@/lib/auth/rotate-tokens";
 import { SESSION_MAX_AGE_SECONDS, type SessionError, type SessionToken } from "@/lib/auth/session-token";
 
@@ -29,6 +30,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
     session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
     pages: { signIn: "/", error: "/auth/error" },
     callbacks: {
+      redirect: ({ url, baseUrl }) => safeRedirect(url, baseUrl),
       async jwt({ token, account }) {
         if (account) return tokenFromSignIn(token, account);
         return rotateTokensIfNeeded(token as SessionToken);

@@ -1,24 +1,45 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { getConfig } from "@/lib/env";
 import { cookieHeaderWithSession, encodeSessionToken, readSessionToken, setSessionCookie } from "@/lib/auth/session-cookie";
 import { rotateTokensIfNeeded } from "@/lib/auth/rotate-tokens";
+import { buildContentSecurityPolicy, createNonce } from "@/lib/security/content-security-policy";
+
+/** The session cookie's new value when its tokens were due and got rotated, else null. */
+async function rotatedSessionCookie(req: NextRequest): Promise<string | null> {
+  const token = await readSessionToken(req);
+  if (!token) return null;
+  const rotated = await rotateTokensIfNeeded(token);
+  return rotated === token ? null : encodeSessionToken(req, rotated);
+}
 
 /**
- * Refreshes the session's tokens before pages and route handlers run, because only here (and in
- * the Auth.js route) can the rotated cookie be written back. The new cookie is also put on the
- * request passed on, so every reader in this request sees the new token instead of redeeming the
- * old refresh token a second time.
+ * Runs before every page and route handler (Auth.js's own routes excluded):
+ *
+ * 1. Refreshes the session's tokens when due, because only here (and in the Auth.js route) can the
+ *    rotated cookie be written back. The new cookie is also put on the request passed on, so every
+ *    reader in this request sees the new token instead of redeeming the old refresh token again.
+ * 2. Sets a Content-Security-Policy with a per-request nonce; Next reads it from the request headers
+ *    and puts the nonce on its own scripts.
  */
 export async function proxy(req: NextRequest) {
-  const token = await readSessionToken(req);
-  if (!token) return NextResponse.next();
-  const rotated = await rotateTokensIfNeeded(token);
-  if (rotated === token) return NextResponse.next();
+  const config = getConfig();
+  const nonce = createNonce();
+  const csp = buildContentSecurityPolicy({
+    nonce,
+    authOrigin: new URL(config.authUrl).origin,
+    storageOrigins: config.storageOrigins,
+    development: process.env.NODE_ENV === "development",
+  });
 
-  const value = await encodeSessionToken(req, rotated);
+  const cookie = await rotatedSessionCookie(req);
   const headers = new Headers(req.headers);
-  headers.set("cookie", cookieHeaderWithSession(req, value));
+  headers.set("content-security-policy", csp);
+  headers.set("x-nonce", nonce);
+  if (cookie) headers.set("cookie", cookieHeaderWithSession(req, cookie));
+
   const res = NextResponse.next({ request: { headers } });
-  setSessionCookie(req, res, value);
+  res.headers.set("content-security-policy", csp);
+  if (cookie) setSessionCookie(req, res, cookie);
   return res;
 }
 

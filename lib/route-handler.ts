@@ -1,14 +1,54 @@
 import "server-only";
 import type { NextRequest, NextResponse } from "next/server";
-import { toErrorResponse } from "@/lib/errors";
+import { AppError, toErrorResponse } from "@/lib/errors";
+import { assertSameOrigin } from "@/lib/security/same-origin";
 
-/** Runs a route handler body and turns anything it throws into the JSON error shape. */
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Runs a route handler body: refuses cross-site state-changing requests first, then turns anything
+ * the body throws into the JSON error shape.
+ */
 export function withErrorHandling<C>(handler: (req: NextRequest, context: C) => Promise<NextResponse>) {
   return async (req: NextRequest, context: C): Promise<NextResponse> => {
     try {
+      if (!SAFE_METHODS.has(req.method)) assertSameOrigin(req);
       return await handler(req, context);
     } catch (error) {
       return toErrorResponse(error);
     }
   };
+}
+
+/**
+ * Reads a JSON request body of at most `maxBytes`, without trusting Content-Length alone.
+ * Too large → 413; not JSON (by content type or syntax) → 400.
+ */
+export async function readJsonBody(req: NextRequest, maxBytes: number): Promise<unknown> {
+  const tooLarge = () => new AppError("PAYLOAD_TOO_LARGE", 413, `The request body must be at most ${maxBytes} bytes.`);
+  if (!/^application\/json\b/i.test(req.headers.get("content-type") ?? "")) {
+    throw new AppError("VALIDATION_FAILED", 400, "The request body must be JSON (Content-Type: application/json).");
+  }
+  if (Number(req.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (req.body) {
+    const reader = req.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel();
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  const text = new TextDecoder().decode(Buffer.concat(chunks));
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError("VALIDATION_FAILED", 400, "The request body is not valid JSON.");
+  }
 }

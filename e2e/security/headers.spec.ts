@@ -1,0 +1,70 @@
+import { test, expect } from "../fixtures/test";
+import { signIn, users } from "../fixtures/users";
+import { urls } from "../ports";
+
+test.describe("security headers and cookies", () => {
+  test("pages carry a nonce-based CSP and the standard protective headers", async ({ page }) => {
+    const first = await page.goto("/");
+    const headers = first!.headers();
+    const csp = headers["content-security-policy"] ?? "";
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(csp).toContain("script-src 'self' 'nonce-");
+    expect(csp).toContain("'strict-dynamic'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("base-uri 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain(`form-action 'self' ${urls.auth}`);
+    expect(csp).toContain(`connect-src 'self' ${urls.blob}`);
+    expect(headers["x-content-type-options"]).toBe("nosniff");
+    expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+    expect(headers["permissions-policy"]).toContain("camera=()");
+    expect(headers["strict-transport-security"]).toContain("max-age=");
+
+    // Next put the nonce on its scripts, and every page load gets a new one.
+    const scriptNonces = await page.locator("script[src]").evaluateAll((els) => els.map((e) => (e as HTMLScriptElement).nonce));
+    expect(scriptNonces.length).toBeGreaterThan(0);
+    expect(new Set(scriptNonces)).toEqual(new Set([nonce]));
+    const second = await page.reload();
+    expect(second!.headers()["content-security-policy"]).not.toContain(`'nonce-${nonce}'`);
+  });
+
+  test("the signed-in app runs under the policy without a single violation", async ({ page }) => {
+    const violations: string[] = [];
+    page.on("console", (msg) => {
+      if (/Content Security Policy|Refused to/i.test(msg.text())) violations.push(msg.text());
+    });
+    await signIn(page, users.alice);
+    // Client code ran: react-query fetched and rendered the account.
+    await expect(page.getByTestId("account-record")).toContainText("alice@example.com");
+    expect(violations).toEqual([]);
+  });
+
+  test("the session cookie is HttpOnly and SameSite=Lax, invisible to scripts", async ({ page, context }) => {
+    await signIn(page, users.alice);
+    const session = (await context.cookies()).find((c) => c.name.endsWith("authjs.session-token"));
+    expect(session).toBeDefined();
+    expect(session!.httpOnly).toBe(true);
+    expect(session!.sameSite).toBe("Lax");
+    expect(session!.path).toBe("/");
+    expect(await page.evaluate(() => document.cookie)).not.toContain("session-token");
+  });
+
+  test("a callback URL on another site does not survive sign-in", async ({ page }) => {
+    await page.goto("/");
+    const form = page.getByRole("main").locator("form");
+    await form.evaluate((el) => {
+      const input = document.createElement("input");
+      input.type = "hidden";
+      input.name = "callbackUrl";
+      input.value = "https://evil.example/phish";
+      el.appendChild(input);
+    });
+    await page.getByRole("main").getByRole("button", { name: "Sign in with eSign" }).click();
+    await page.getByLabel("Email").fill(users.alice.email);
+    await page.getByLabel("Password").fill(users.alice.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Allow" }).click();
+    await page.waitForURL(`${urls.app}/account`);
+  });
+});
