@@ -1,6 +1,8 @@
 import { existsSync } from "node:fs";
 import { chromium, defineConfig, devices } from "@playwright/test";
+import { mkdirSync } from "node:fs";
 import { ACCESS_TOKEN_TTL_SECONDS, ports, urls } from "./e2e/ports";
+import { SERVER_LOG_DIR } from "./e2e/server-log-scan";
 
 // Playwright's own Chromium where it was downloaded; Debian's otherwise (machines that cannot download browsers).
 const bundled = (() => {
@@ -16,15 +18,24 @@ const executablePath = bundled && existsSync(bundled) ? undefined : "/usr/bin/ch
 const APP_SECRET = "e2e-only-auth-secret-0123456789abcdef0123456789";
 const DEV_APP_SECRET = "e2e-only-dev-client-secret-0123456789abcdef012345";
 
+mkdirSync(SERVER_LOG_DIR, { recursive: true });
+
+/** `next start` with its output also written to a file, which the global teardown scans for tokens. */
+const startApp = (port: number) =>
+  `bash -c 'set -o pipefail; npx next start --port ${port} 2>&1 | tee ${SERVER_LOG_DIR}/app-${port}.log'`;
+
 const appEnv = {
   ESIGN_USE_SANDBOX: "true",
   ESIGN_AUTH_URL: urls.auth,
   ESIGN_API_URL: urls.api,
   ESIGN_STORAGE_ORIGINS: urls.blob,
+  // Short, so the timeout tests do not wait long.
+  ESIGN_REQUEST_TIMEOUT_MS: "3000",
 };
 
 export default defineConfig({
   testDir: "./e2e",
+  globalTeardown: "./e2e/server-log-scan.ts",
   // Tests share one sandbox whose counters some of them read: run them one at a time.
   workers: 1,
   fullyParallel: false,
@@ -69,7 +80,7 @@ export default defineConfig({
     },
     {
       // Production build (made by `npm run test:e2e` before Playwright starts).
-      command: `npx next start --port ${ports.app}`,
+      command: startApp(ports.app),
       url: `${urls.app}/api/auth/providers`,
       reuseExistingServer: false,
       timeout: 60_000,
@@ -79,7 +90,7 @@ export default defineConfig({
     },
     {
       // The same build as the shared development client: public, PKCE, no refresh token.
-      command: `npx next start --port ${ports.devClientApp}`,
+      command: startApp(ports.devClientApp),
       url: `${urls.devClientApp}/api/auth/providers`,
       reuseExistingServer: false,
       timeout: 60_000,
