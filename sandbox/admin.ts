@@ -1,12 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ApiDeps } from "./api";
 import { ApiError } from "./api-error";
+import { z } from "zod";
 import { faultInputSchema } from "./faults";
 import { BodyTooLargeError, readBody, sendJson } from "./http-utils";
 
 const ADMIN_BODY_LIMIT = 16 * 1024;
 
-async function readFault(req: IncomingMessage) {
+async function readJson(req: IncomingMessage): Promise<unknown> {
   let raw: Buffer;
   try {
     raw = await readBody(req, ADMIN_BODY_LIMIT);
@@ -14,19 +15,24 @@ async function readFault(req: IncomingMessage) {
     if (error instanceof BodyTooLargeError) throw new ApiError(413, "invalid_request", "request body too large");
     throw error;
   }
-  let json: unknown;
   try {
-    json = JSON.parse(raw.toString("utf8"));
+    return JSON.parse(raw.toString("utf8"));
   } catch {
     throw new ApiError(400, "invalid_request", "request body is not valid JSON");
   }
-  const parsed = faultInputSchema.safeParse(json);
+}
+
+/** The JSON body checked against `schema`; the first problem becomes a 400. */
+async function readValidated<T>(req: IncomingMessage, schema: z.ZodType<T>): Promise<T> {
+  const parsed = schema.safeParse(await readJson(req));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new ApiError(400, "invalid_request", `${issue?.path.join(".") || "body"}: ${issue?.message}`);
   }
   return parsed.data;
 }
+
+const outageSchema = z.object({ part: z.enum(["api", "auth"]), ms: z.number().int().min(100).max(60_000) }).strict();
 
 async function listDocuments(deps: ApiDeps) {
   return Promise.all(
@@ -43,12 +49,20 @@ const adminRoutes: Record<string, Record<string, AdminRoute>> = {
   "/_sandbox/stats": {
     GET: (deps, _req, res) => sendJson(res, 200, deps.stats.snapshot()),
   },
+  "/_sandbox/outage": {
+    POST: async (deps, req, res) => {
+      const { part, ms } = await readValidated(req, outageSchema);
+      sendJson(res, 202, { outage: { part, ms } });
+      // Only once this answer is out: the API's own listener may be the one that goes away.
+      res.once("finish", () => deps.outage(part, ms));
+    },
+  },
   "/_sandbox/issued-tokens": {
     GET: (deps, _req, res) => sendJson(res, 200, { tokens: deps.issued.list() }),
   },
   "/_sandbox/faults": {
     GET: (deps, _req, res) => sendJson(res, 200, { faults: deps.faults.list() }),
-    POST: async (deps, req, res) => sendJson(res, 201, { fault: deps.faults.add(await readFault(req)) }),
+    POST: async (deps, req, res) => sendJson(res, 201, { fault: deps.faults.add(await readValidated(req, faultInputSchema)) }),
   },
   "/_sandbox/reset": {
     POST: (deps, req, res) => {

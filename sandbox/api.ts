@@ -35,9 +35,13 @@ export interface ApiDeps {
   issued: IssuedTokens;
   /** Responses held open by a hang fault, closed on stop so nothing leaks. */
   hanging: Set<ServerResponse>;
+  /** Stops a server from accepting connections for `ms` (connection refused), then listens again. */
+  outage: (part: OutagePart, ms: number) => void;
 }
 
 type Operation = "document" | "getuserinfo";
+
+export type OutagePart = "api" | "auth";
 
 /** RFC 6750 §3.1: no credentials → a bare challenge; bad credentials → error="invalid_token". */
 async function authenticate(deps: ApiDeps, req: IncomingMessage): Promise<User> {

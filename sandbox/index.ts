@@ -41,6 +41,8 @@ export async function startSandbox(overrides: Partial<SandboxConfig> = {}): Prom
   const faults = new Faults();
   const issued = new IssuedTokens();
   const hanging = new Set<ServerResponse>();
+  const outageTimers = new Set<NodeJS.Timeout>();
+  let stopping = false;
   const [blobs, auth] = await Promise.all([BlobStorage.start(config), createAuthServer(config, stats, faults, issued)]);
   const api = createApiServer({
     config,
@@ -51,9 +53,21 @@ export async function startSandbox(overrides: Partial<SandboxConfig> = {}): Prom
     stats,
     issued,
     hanging,
+    outage: (part, ms) => {
+      const [server, port] = part === "api" ? [api, config.apiPort] : [auth.server, config.authPort];
+      void close(server).then(() => {
+        const timer = setTimeout(() => {
+          outageTimers.delete(timer);
+          if (!stopping) server.listen(port, "127.0.0.1");
+        }, ms);
+        outageTimers.add(timer);
+      });
+    },
   });
 
   const stop = async () => {
+    stopping = true;
+    for (const timer of outageTimers) clearTimeout(timer);
     for (const res of hanging) res.destroy();
     await Promise.all([close(auth.server), close(api), blobs.stop()]);
   };

@@ -141,3 +141,39 @@ describe("admin routes", () => {
     expect((await fetch(`${sandbox.authUrl}/_sandbox/stats`)).status).toBe(404);
   });
 });
+
+describe("outage switch", () => {
+  const outage = (body: unknown) =>
+    fetch(`${sandbox.apiUrl}/_sandbox/outage`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+
+  async function refusedThenBack(url: string, ms: number) {
+    await new Promise((r) => setTimeout(r, 100));
+    await expect(fetch(url)).rejects.toThrow();
+    await new Promise((r) => setTimeout(r, ms));
+    expect((await fetch(url)).status).toBeLessThan(500);
+  }
+
+  it("refuses connections to the API for the given time, then serves again", async () => {
+    expect((await outage({ part: "api", ms: 600 })).status).toBe(202);
+    await refusedThenBack(`${sandbox.apiUrl}/_sandbox/stats`, 700);
+  });
+
+  it("refuses connections to the auth server for the given time, then serves again", async () => {
+    expect((await outage({ part: "auth", ms: 600 })).status).toBe(202);
+    await refusedThenBack(`${sandbox.authUrl}/.well-known/openid-configuration`, 700);
+  });
+
+  it.each([
+    ["an unknown part", { part: "blob", ms: 500 }],
+    ["a duration under 100 ms", { part: "api", ms: 10 }],
+    ["a duration over a minute", { part: "api", ms: 60_001 }],
+  ])("rejects %s", async (_label, body) => {
+    const response = await outage(body);
+    expect(response.status).toBe(400);
+    expect((await response.json()).error).toBe("invalid_request");
+  });
+});

@@ -1,0 +1,63 @@
+import { test, expect } from "../fixtures/test";
+import { signIn, users, waitForExpiry } from "../fixtures/users";
+import { ACCESS_TOKEN_TTL_SECONDS } from "../ports";
+
+/** Faults injected into the service while a signed-in user works with the account page. */
+test.describe("account page under service faults", () => {
+  test("the API refusing connections is explained, and Try again recovers once it is back", async ({ page, admin }) => {
+    await signIn(page, users.alice);
+    await expect(page.getByTestId("account-record")).toBeVisible();
+    await admin.outage("api", 6_000);
+    const res = await page.request.get("/api/account");
+    expect(res.status()).toBe(503);
+    expect((await res.json()).error).toMatchObject({ code: "SERVICE_UNAVAILABLE", message: expect.stringContaining("cannot be reached") });
+    await page.reload();
+    await expect(page.getByText("We could not load your account")).toBeVisible();
+    await expect(page.getByText("cannot be reached right now")).toBeVisible();
+    await page.waitForTimeout(6_500);
+    await page.getByRole("button", { name: "Try again" }).click();
+    await expect(page.getByTestId("account-record")).toContainText("alice@example.com");
+  });
+
+  test("an API slower than the deadline gets a clear 504, not a hanging page", async ({ page, admin }) => {
+    await signIn(page, users.alice);
+    await admin.fault({ target: "getuserinfo", delayMs: 5_000, count: 1 });
+    const started = Date.now();
+    const res = await page.request.get("/api/account");
+    expect(Date.now() - started).toBeLessThan(4_900);
+    expect(res.status()).toBe(504);
+    expect((await res.json()).error).toMatchObject({ code: "SERVICE_TIMEOUT", message: expect.stringContaining("did not answer in time") });
+  });
+
+  test("a hung API is cut off at the deadline", async ({ page, admin }) => {
+    await signIn(page, users.alice);
+    await admin.fault({ target: "getuserinfo", hang: true, count: 1 });
+    const res = await page.request.get("/api/account");
+    expect(res.status()).toBe(504);
+    expect((await page.request.get("/api/account")).status()).toBe(200);
+  });
+
+  test("an API 5xx is a retryable 503 with no internals", async ({ page, admin }) => {
+    await signIn(page, users.alice);
+    await admin.fault({ target: "getuserinfo", status: 500, count: 1 });
+    const res = await page.request.get("/api/account");
+    expect(res.status()).toBe(503);
+    const body = await res.json();
+    expect(body.error.code).toBe("SERVICE_UNAVAILABLE");
+    expect(JSON.stringify(body)).not.toMatch(/stack|at .*\.ts|getuserinfo answered/);
+  });
+
+  test("the token endpoint down at refresh time keeps the session; it renews once the endpoint is back", async ({ page, admin }) => {
+    await signIn(page, users.alice);
+    await waitForExpiry(page, ACCESS_TOKEN_TTL_SECONDS);
+    await admin.outage("auth", 3_000);
+    const during = await page.request.get("/api/account");
+    expect(during.status()).toBe(503);
+    expect((await during.json()).error.code).toBe("SERVICE_UNAVAILABLE");
+    await page.waitForTimeout(3_500);
+    expect((await page.request.get("/api/account")).status()).toBe(200);
+    await page.reload();
+    await expect(page.getByTestId("account-record")).toContainText("alice@example.com");
+    await expect(page.getByText("Your session has expired")).toHaveCount(0);
+  });
+});
