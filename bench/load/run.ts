@@ -15,7 +15,8 @@ import { formatTable, summarize, type ComparisonRow } from "./stats";
 
 const SANDBOX_PORTS = { authPort: 4500, apiPort: 4501, blobPort: 4502 };
 const APP_PORT = 3500;
-const SIZES = [10, 50, 200];
+// N = 1 first: with one session nothing queues, so its overhead is the proxy's own cost per request.
+const SIZES = [1, 10, 50, 200];
 const PHASE_MS = 5_000;
 // Lets the server's JIT, connection pools and route modules settle before anything is measured.
 const WARM_UP_MS = 1_000;
@@ -60,7 +61,8 @@ try {
 
 console.log(`
 Load: N sessions, each sending its next request when the last one answered, ${PHASE_MS / 1000} s per phase after ${WARM_UP_MS / 1000} s warm-up
-Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "unknown"}); sandbox in this process, app = next start on 127.0.0.1:${APP_PORT}
+Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "unknown"}), load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}
+sandbox in this process, app = next start on 127.0.0.1:${APP_PORT}; figures from a shared machine vary between runs
 
 ${formatTable(rows)}
 
