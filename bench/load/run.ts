@@ -22,6 +22,10 @@ const PHASE_MS = 5_000;
 const WARM_UP_MS = 1_000;
 const MAX_REQUESTS_PER_PHASE = 500_000;
 
+// Ctrl-C or a kill becomes a normal exit, so the exit hooks that stop `next start` and Azurite still run.
+process.once("SIGINT", () => process.exit(130));
+process.once("SIGTERM", () => process.exit(143));
+
 ensureProductionBuild();
 // A fresh secret per run: the cookies are only ever read by the app started below.
 const authSecret = randomBytes(32).toString("base64url");
