@@ -1,0 +1,19 @@
+import { FUZZ_API_URL, FUZZ_AUTH_URL } from "./ports";
+
+/** Encrypts the session cookies the suites build; the app under test decrypts with the same value. */
+export const FUZZ_AUTH_SECRET = "fuzz-only-secret-0123456789abcdef0123456789";
+
+/**
+ * Points the app's configuration at the fuzz sandbox. Call before the first import of app code:
+ * lib/env.ts reads process.env once and caches it.
+ */
+export function configureAppEnv(): void {
+  Object.assign(process.env, {
+    AUTH_SECRET: FUZZ_AUTH_SECRET,
+    ESIGN_USE_SANDBOX: "true",
+    ESIGN_AUTH_URL: FUZZ_AUTH_URL,
+    ESIGN_API_URL: FUZZ_API_URL,
+  });
+  // Without AUTH_URL the cookie name follows the request (x-forwarded-proto), which the suites fuzz too.
+  delete process.env.AUTH_URL;
+}
