@@ -17,7 +17,7 @@ export const urls = {
   app: `http://localhost:${ports.app}`,
   devClientApp: `http://localhost:${ports.devClientApp}`,
   auth: `http://localhost:${ports.auth}`,
-  api: `http://localhost:${ports.api}`,
+  api: `http://127.0.0.1:${ports.api}`,
   blob: `http://127.0.0.1:${ports.blob}`,
 };
 

@@ -4,7 +4,8 @@ import { z } from "zod";
 /** Where the sandbox listens when nothing is configured (see sandbox/README.md). */
 export const SANDBOX_DEFAULTS = {
   ESIGN_AUTH_URL: "http://localhost:4000",
-  ESIGN_API_URL: "http://localhost:4001",
+  // Server-to-server only, so the loopback address: "localhost" costs a resolution on every new connection.
+  ESIGN_API_URL: "http://127.0.0.1:4001",
   ESIGN_CLIENT_ID: "partner-app",
   ESIGN_CLIENT_SECRET: "partner-app-secret",
   ESIGN_STORAGE_ORIGINS: "http://127.0.0.1:4002",

@@ -23,16 +23,44 @@ function readCookieValue(req: NextRequest, name: string): string | undefined {
   return chunks.length ? chunks.map((c) => c.value).join("") : undefined;
 }
 
+/**
+ * Recently decrypted cookies, so that proxy.ts and the route handler behind it (and a session's
+ * repeated requests) pay for key derivation and decryption once. Keyed by the cookie's exact value:
+ * the same ciphertext always decrypts to the same token. On globalThis for the reason given in
+ * refresh-store.ts.
+ */
+const DECODED_KEY = Symbol.for("esign.decodedSessions");
+const DECODED_LIMIT = 1_000;
+const DECODED_TTL_MS = 60_000;
+type Decoded = Map<string, { token: SessionToken | null; until: number }>;
+
+function decodedSessions(): Decoded {
+  const g = globalThis as typeof globalThis & { [DECODED_KEY]?: Decoded };
+  g[DECODED_KEY] ??= new Map();
+  return g[DECODED_KEY];
+}
+
 /** Decrypts the session cookie of a request, or null when there is none or it does not decrypt. */
 export async function readSessionToken(req: NextRequest): Promise<SessionToken | null> {
   const name = sessionCookieName(req);
   const value = readCookieValue(req, name);
   if (!value) return null;
+  const cache = decodedSessions();
+  const key = `${name}=${value}`;
+  const hit = cache.get(key);
+  // A copy, so that callers can compare what they get back from rotation by identity and change nothing here.
+  if (hit && hit.until > Date.now()) return hit.token && { ...hit.token };
+  let token: SessionToken | null;
   try {
-    return await decode<SessionToken>({ token: value, secret: getConfig().authSecret, salt: name });
+    token = await decode<SessionToken>({ token: value, secret: getConfig().authSecret, salt: name });
   } catch {
-    return null;
+    token = null;
   }
+  if (cache.size >= DECODED_LIMIT) cache.delete(cache.keys().next().value!);
+  // Never past the cookie's own expiry, which decode() checks.
+  const until = Math.min(Date.now() + DECODED_TTL_MS, typeof token?.exp === "number" ? token.exp * 1000 : Infinity);
+  cache.set(key, { token, until });
+  return token && { ...token };
 }
 
 export async function encodeSessionToken(req: NextRequest, token: SessionToken): Promise<string> {

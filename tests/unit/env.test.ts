@@ -18,7 +18,7 @@ describe("parseConfig", () => {
     const config = parseConfig({ AUTH_SECRET: secret });
     expect(config).toMatchObject({
       authUrl: "http://localhost:4000",
-      apiUrl: "http://localhost:4001",
+      apiUrl: "http://127.0.0.1:4001",
       clientId: "partner-app",
       clientSecret: "partner-app-secret",
       tokenAuthMethod: "client_secret_post",
