@@ -16,15 +16,23 @@ export type PutBlobResult = {
   storedMd5Base64: string | null;
 };
 
-/** Azure error bodies are `<Error><Code>…</Code>…`; Azurite also sends some errors with an empty body. */
-function storageErrorCode(body: string): string | undefined {
-  return /<Code>([^<]+)<\/Code>/.exec(body)?.[1];
+/** Azure error bodies are `<Error><Code>…</Code><Message>…</Message>`; some errors come with an empty body. */
+function storageErrorField(body: string, field: "Code" | "Message"): string | undefined {
+  return new RegExp(`<${field}>([^<]+)</${field}>`).exec(body)?.[1];
+}
+
+/**
+ * Azure answers a wrong MD5 with `Md5Mismatch` (or `InvalidMd5` when malformed); Azurite 3.35 answers
+ * `InvalidOperation` "Provided contentMD5 doesn't match." — both mean the bytes did not match the checksum.
+ */
+function isChecksumRefusal(code: string | undefined, message: string | undefined): boolean {
+  return code === "Md5Mismatch" || code === "InvalidMd5" || /md5/i.test(message ?? "");
 }
 
 function errorForStatus(status: number, body: string): UploadError {
-  const storageCode = storageErrorCode(body);
+  const storageCode = storageErrorField(body, "Code");
   if (status === 403) return new UploadError("UPLOAD_FORBIDDEN", status, storageCode);
-  if (status === 400 && (storageCode === "Md5Mismatch" || storageCode === "InvalidMd5")) {
+  if (status === 400 && isChecksumRefusal(storageCode, storageErrorField(body, "Message"))) {
     return new UploadError("UPLOAD_CHECKSUM_MISMATCH", status, storageCode);
   }
   if (status === 408 || status === 429 || status >= 500) return new UploadError("UPLOAD_STORAGE_UNAVAILABLE", status, storageCode);
