@@ -7,8 +7,6 @@ import { DocumentsWorkspace } from "@/app/documents/_components/documents-worksp
 
 export const metadata: Metadata = { title: "Documents" };
 
-const DOCTYPE_SUGGESTIONS = ["contract", "agreement", "invoice", "nda", "offer", "policy", "form"];
-
 export default async function DocumentsPage() {
   const session = await auth();
   if (!session) {
@@ -22,7 +20,7 @@ export default async function DocumentsPage() {
       </Card>
     );
   }
-  const { storageOrigins } = getConfig();
+  const { storageOrigins, doctypeSuggestions } = getConfig();
   return (
     <div className="flex flex-col gap-6">
       {/* The browser may talk to this app and to the configured storage origins only (checked again in code). */}
@@ -35,7 +33,7 @@ export default async function DocumentsPage() {
       </div>
       <DocumentsWorkspace
         allowedOrigins={storageOrigins}
-        doctypeSuggestions={DOCTYPE_SUGGESTIONS}
+        doctypeSuggestions={doctypeSuggestions}
         userKey={session.user.email ?? session.user.name ?? "signed-in-user"}
       />
     </div>
