@@ -132,4 +132,19 @@ test.describe("document upload when something goes wrong", () => {
     await expect(page.getByTestId("upload-error")).toContainText(/did not understand.*reference [0-9a-f-]{36}/);
     expect(storage).toEqual([]);
   });
+
+  test("the page's content security policy lets the browser connect only to the app and the configured storage", async ({ page }) => {
+    await signIn(page, users.alice);
+    await page.goto("/documents");
+    const policy = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute("content");
+    expect(policy).toBe(`connect-src 'self' ${urls.blob}`);
+    const blockedUri = await page.evaluate(() => {
+      const violation = new Promise<string>((resolve) =>
+        document.addEventListener("securitypolicyviolation", (e) => resolve(e.blockedURI), { once: true }),
+      );
+      void fetch("https://storage.example.net/probe", { method: "PUT", body: "x" }).catch(() => {});
+      return violation;
+    });
+    expect(blockedUri).toContain("storage.example.net");
+  });
 });

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import type { RecentDocument } from "@/lib/document-history";
 import { formatBytes } from "@/lib/upload/format";
 
@@ -6,14 +7,28 @@ type Props = { document: RecentDocument & { md5Verified?: boolean } };
 /** The identifiers the service gave the document, plus size and checksum, selectable for copying. */
 export function DocumentFacts({ document }: Props) {
   const checksumNote =
-    document.md5Verified === undefined ? "" : document.md5Verified ? " (checked by storage)" : " (computed by storage)";
-  const rows: [string, string][] = [
+    document.md5Verified === undefined ? null : (
+      <span className="block font-sans text-xs text-slate-500">
+        {document.md5Verified ? "Checked by storage against the file's MD5" : "Computed by storage (file too large to hash first)"}
+      </span>
+    );
+  const rows: [string, ReactNode][] = [
     ["Name", document.name || "—"],
     ["Item ID", document.itemId],
     ["File ID", document.fileId],
     ["Sub-document", String(document.subdocid)],
     ["Size", `${formatBytes(document.size)} (${document.size.toLocaleString("en")} bytes)`],
-    ["MD5", document.md5Hex ? `${document.md5Hex}${checksumNote}` : "Not computed"],
+    [
+      "MD5",
+      document.md5Hex ? (
+        <>
+          <span data-testid="md5-hex">{document.md5Hex}</span>
+          {checksumNote}
+        </>
+      ) : (
+        "Not computed"
+      ),
+    ],
   ];
   return (
     <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[7rem_1fr]" data-testid="document-facts">
