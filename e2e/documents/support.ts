@@ -8,7 +8,7 @@ import { urls } from "../ports";
 
 export type GeneratedFile = { path: string; name: string; size: number; md5Hex: string };
 
-const MiB = 1024 * 1024;
+export const MiB = 1024 * 1024;
 
 /** Writes `size` random bytes to disk 1 MiB at a time (never the whole file in memory) and returns its MD5. */
 export async function writeRandomFile(filePath: string, size: number): Promise<GeneratedFile> {
@@ -28,8 +28,6 @@ export async function writeRandomFile(filePath: string, size: number): Promise<G
   await once(out, "finish");
   return { path: filePath, name: path.basename(filePath), size, md5Hex: md5.digest("hex") };
 }
-
-export { MiB };
 
 /** Requests from the page to our own app that carry a body bigger than a form post would (file bytes). */
 export function watchBodiesSentToApp(page: Page): () => string[] {

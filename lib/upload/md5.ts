@@ -1,7 +1,7 @@
 import { createMD5 } from "hash-wasm";
 
 /** How often hashing reports progress: often enough for a smooth bar, rarely enough to cost nothing. */
-export const MD5_PROGRESS_STEP_BYTES = 8 * 1024 * 1024;
+const MD5_PROGRESS_STEP_BYTES = 8 * 1024 * 1024;
 const READ_BUFFER_BYTES = 1024 * 1024;
 
 export type FileMd5 = { base64: string; hex: string };
