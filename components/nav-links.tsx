@@ -5,6 +5,7 @@ import { cn } from "@/lib/utils";
 
 const links = [
   { href: "/account", label: "Account" },
+  { href: "/documents", label: "Documents" },
 ];
 
 export function NavLinks() {

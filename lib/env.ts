@@ -32,6 +32,15 @@ const originList = (key: string) =>
       `${key} must be a comma-separated list of origins like https://account.blob.core.windows.net`,
     );
 
+/** The spec leaves document types open; these are only suggestions in the form's free-text field. */
+export const DEFAULT_DOCTYPE_SUGGESTIONS = ["contract", "agreement", "invoice", "nda", "offer", "policy", "form"];
+
+const doctypeList = (key: string) =>
+  z
+    .string()
+    .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))
+    .refine((list) => list.every((d) => d.length <= 100), `${key} must be a comma-separated list of document types, each at most 100 characters`);
+
 const schema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -50,6 +59,7 @@ const schema = z
       .optional(),
     ESIGN_SCOPES: z.string().trim().min(1, "ESIGN_SCOPES must not be empty").optional(),
     ESIGN_STORAGE_ORIGINS: originList("ESIGN_STORAGE_ORIGINS").optional(),
+    ESIGN_DOCTYPE_SUGGESTIONS: doctypeList("ESIGN_DOCTYPE_SUGGESTIONS").optional(),
     ESIGN_REQUEST_TIMEOUT_MS: z.coerce
       .number({ error: "ESIGN_REQUEST_TIMEOUT_MS must be a number of milliseconds" })
       .int()
@@ -96,6 +106,7 @@ export type AppConfig = {
   tokenAuthMethod: "client_secret_post" | "client_secret_basic" | "none";
   scopes: string;
   storageOrigins: string[];
+  doctypeSuggestions: string[];
   requestTimeoutMs: number;
   authSecret: string;
   usesSandbox: boolean;
@@ -130,6 +141,7 @@ export function parseConfig(source: Record<string, string | undefined>): AppConf
     scopes: env.ESIGN_SCOPES ?? (clientSecret ? CONFIDENTIAL_SCOPES : PUBLIC_CLIENT_SCOPES),
     storageOrigins:
       env.ESIGN_STORAGE_ORIGINS ?? (usesSandbox ? [SANDBOX_DEFAULTS.ESIGN_STORAGE_ORIGINS] : []),
+    doctypeSuggestions: env.ESIGN_DOCTYPE_SUGGESTIONS ?? DEFAULT_DOCTYPE_SUGGESTIONS,
     requestTimeoutMs: env.ESIGN_REQUEST_TIMEOUT_MS,
     authSecret: env.AUTH_SECRET,
     usesSandbox,

@@ -94,4 +94,12 @@ describe("parseConfig", () => {
     expect(config.storageOrigins).toEqual([]);
     expect(config.usesSandbox).toBe(false);
   });
+
+  it("suggests common document types unless ESIGN_DOCTYPE_SUGGESTIONS lists others", () => {
+    expect(parseConfig({ AUTH_SECRET: secret }).doctypeSuggestions).toContain("contract");
+    expect(parseConfig({ AUTH_SECRET: secret, ESIGN_DOCTYPE_SUGGESTIONS: " lease, ,mandate " }).doctypeSuggestions).toEqual(["lease", "mandate"]);
+    expect(problemsOf({ AUTH_SECRET: secret, ESIGN_DOCTYPE_SUGGESTIONS: `ok,${"x".repeat(101)}` })).toEqual([
+      "ESIGN_DOCTYPE_SUGGESTIONS must be a comma-separated list of document types, each at most 100 characters",
+    ]);
+  });
 });

@@ -1,0 +1,19 @@
+import { NextResponse } from "next/server";
+import { requireAccessToken } from "@/lib/auth/require-access-token";
+import { createDocument } from "@/lib/esign/client";
+import { createDocumentInputSchema } from "@/lib/esign/schemas";
+import { readJsonBody, withErrorHandling } from "@/lib/route-handler";
+
+/** A document-creation request is three short fields; anything near this size is not one. */
+const MAX_BODY_BYTES = 16 * 1024;
+
+/**
+ * Creates a document at the service and returns its ids and upload endpoint. The browser then PUTs the
+ * file straight to that endpoint: the file's bytes never come through here.
+ */
+export const POST = withErrorHandling(async (req) => {
+  const accessToken = await requireAccessToken(req);
+  const input = createDocumentInputSchema.parse(await readJsonBody(req, MAX_BODY_BYTES));
+  const created = await createDocument(accessToken, input);
+  return NextResponse.json(created, { status: 201, headers: { "cache-control": "no-store" } });
+});

@@ -1,0 +1,165 @@
+"use client";
+import { useEffect, useRef } from "react";
+import { ApiError } from "@/lib/api-client";
+import { formatBytes, formatDuration, formatSpeed } from "@/lib/upload/format";
+import { RETRY_DELAYS_MS } from "@/lib/upload/backoff";
+import type { UploadStage } from "@/lib/upload/upload-document";
+import type { QueueItem } from "@/lib/upload/upload-queue";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { ProgressBar } from "@/components/ui/progress-bar";
+import { SignInAgainButton } from "@/components/sign-in-again-button";
+import { DocumentFacts } from "@/app/documents/_components/document-facts";
+
+type Props = { item: QueueItem; onCancel: () => void; onRetry: () => void; onDismiss: () => void };
+
+/** What is happening now, in words: announced to screen readers on each change (not on each percent). */
+function describeStage(item: QueueItem): string {
+  if (item.status === "queued") return "Waiting for the upload before it to finish";
+  const stage: UploadStage | null = item.stage;
+  switch (stage?.stage) {
+    case "hashing":
+      return "Computing the checksum";
+    case "creating":
+      return "Creating the document";
+    case "uploading":
+      return "Uploading";
+    case "retrying":
+      return `Connection lost — retrying in ${formatDuration(stage.delayMs / 1000)} (attempt ${stage.attempt} of ${RETRY_DELAYS_MS.length})`;
+    case "renewing":
+      return "Your upload link expired — retrying with a new one";
+    default:
+      return "Starting";
+  }
+}
+
+function progressDetails(item: QueueItem): { value: number | null; text: string } {
+  const { stage, progress, file } = item;
+  if (stage?.stage === "hashing") {
+    const value = file.size === 0 ? 100 : Math.floor((stage.hashedBytes / file.size) * 100);
+    return { value, text: `${value} % of ${formatBytes(file.size)} checked` };
+  }
+  if (!progress) return { value: null, text: formatBytes(file.size) };
+  const parts = [`${progress.percent} %`, `${formatBytes(progress.loaded)} of ${formatBytes(progress.total)}`];
+  if (progress.bytesPerSecond) parts.push(formatSpeed(progress.bytesPerSecond));
+  if (progress.secondsLeft !== null && progress.percent < 100) parts.push(`${formatDuration(progress.secondsLeft)} left`);
+  return { value: progress.percent, text: parts.join(" · ") };
+}
+
+export function UploadItem({ item, onCancel, onRetry, onDismiss }: Props) {
+  const rowRef = useRef<HTMLElement>(null);
+  const wasActive = useRef(false);
+
+  // When the row's buttons change under the user (Cancel disappears), keep keyboard focus in the row.
+  useEffect(() => {
+    const row = rowRef.current;
+    if (wasActive.current && item.status !== "active" && row && (document.activeElement === document.body || row.contains(document.activeElement))) {
+      row.focus();
+    }
+    wasActive.current = item.status === "active";
+  }, [item.status]);
+
+  return (
+    <article
+      ref={rowRef}
+      tabIndex={-1}
+      aria-label={`Upload of ${item.input.name || item.file.name}`}
+      data-testid="upload-item"
+      data-status={item.status}
+      className="flex flex-col gap-3 px-5 py-4 focus-visible:outline-none"
+    >
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div className="min-w-0">
+          <h3 className="truncate text-sm font-semibold text-slate-900">{item.input.name || item.file.name}</h3>
+          <p className="text-xs text-slate-500">
+            {formatBytes(item.file.size)}
+            {item.input.doctype ? ` · ${item.input.doctype}` : ""}
+          </p>
+        </div>
+        <ItemActions item={item} onCancel={onCancel} onRetry={onRetry} onDismiss={onDismiss} />
+      </div>
+      <ItemBody item={item} />
+    </article>
+  );
+}
+
+function ItemActions({ item, onCancel, onRetry, onDismiss }: Props) {
+  const label = item.input.name || item.file.name;
+  if (item.status === "queued" || item.status === "active") {
+    return (
+      <Button variant="secondary" size="sm" onClick={onCancel} aria-label={`Cancel upload of ${label}`}>
+        Cancel
+      </Button>
+    );
+  }
+  return (
+    <div className="flex gap-2">
+      {item.status !== "done" ? (
+        <Button variant="secondary" size="sm" onClick={onRetry}>
+          {item.status === "cancelled" ? "Upload again" : "Try again"}
+        </Button>
+      ) : null}
+      <Button variant="ghost" size="sm" onClick={onDismiss} aria-label={`Dismiss ${label}`}>
+        Dismiss
+      </Button>
+    </div>
+  );
+}
+
+function ItemBody({ item }: { item: QueueItem }) {
+  if (item.status === "done" && item.result) {
+    return (
+      <div className="flex flex-col gap-3" data-testid="upload-success">
+        <p role="status" className="flex items-center gap-2 text-sm font-medium text-emerald-700">
+          <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="currentColor">
+            <path fillRule="evenodd" d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.6l7.3-7.3a1 1 0 0 1 1.4 0Z" clipRule="evenodd" />
+          </svg>
+          Uploaded
+        </p>
+        <DocumentFacts document={item.result} />
+      </div>
+    );
+  }
+  if (item.status === "failed" && item.error) return <UploadFailure cause={item.error.cause} message={item.error.message} />;
+  if (item.status === "cancelled") {
+    return (
+      <p role="status" className="text-sm text-slate-600" data-testid="upload-cancelled">
+        Upload cancelled. The file was not stored.
+      </p>
+    );
+  }
+  const { value, text } = progressDetails(item);
+  const stageText = describeStage(item);
+  return (
+    <div className="flex flex-col gap-2">
+      <ProgressBar
+        value={item.status === "queued" ? 0 : value}
+        label={`${stageText}: ${item.input.name || item.file.name}`}
+        valueText={text}
+      />
+      <div className="flex flex-wrap justify-between gap-x-4 gap-y-1 text-xs text-slate-600">
+        <span role="status">{stageText}</span>
+        <span data-testid="upload-progress-text" className="tabular-nums">
+          {item.status === "queued" ? "" : text}
+        </span>
+      </div>
+    </div>
+  );
+}
+
+function UploadFailure({ cause, message }: { cause: unknown; message: string }) {
+  if (cause instanceof ApiError && cause.needsSignIn) {
+    return (
+      <Alert tone="warning" title="Your session has expired" action={<SignInAgainButton />}>
+        {message}
+      </Alert>
+    );
+  }
+  const reference = cause instanceof ApiError && cause.requestId ? ` (reference ${cause.requestId})` : "";
+  return (
+    <Alert tone="error" title="Upload failed" data-testid="upload-error">
+      {message}
+      {reference}
+    </Alert>
+  );
+}

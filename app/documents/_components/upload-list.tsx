@@ -1,0 +1,39 @@
+"use client";
+import type { QueueItem } from "@/lib/upload/upload-queue";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { UploadItem } from "@/app/documents/_components/upload-item";
+
+type Props = {
+  items: readonly QueueItem[];
+  onCancel: (id: string) => void;
+  onRetry: (id: string) => void;
+  onDismiss: (id: string) => void;
+};
+
+/** The queue: one row per file, in the order they are uploaded. */
+export function UploadList({ items, onCancel, onRetry, onDismiss }: Props) {
+  if (items.length === 0) return null;
+  const waiting = items.filter((i) => i.status === "queued").length;
+  return (
+    <Card aria-labelledby="uploads-title">
+      <CardHeader className="flex-row items-center justify-between">
+        <CardTitle id="uploads-title">Uploads</CardTitle>
+        {waiting > 0 ? <span className="text-sm text-slate-500">{waiting} waiting</span> : null}
+      </CardHeader>
+      <CardContent className="p-0">
+        <ul className="divide-y divide-slate-100">
+          {items.map((item) => (
+            <li key={item.id}>
+              <UploadItem
+                item={item}
+                onCancel={() => onCancel(item.id)}
+                onRetry={() => onRetry(item.id)}
+                onDismiss={() => onDismiss(item.id)}
+              />
+            </li>
+          ))}
+        </ul>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,39 @@
+import type { Metadata } from "next";
+import { auth } from "@/auth";
+import { getConfig } from "@/lib/env";
+import { SignInButton } from "@/components/sign-in-button";
+import { Card, CardContent } from "@/components/ui/card";
+import { DocumentsWorkspace } from "@/app/documents/_components/documents-workspace";
+
+export const metadata: Metadata = { title: "Documents" };
+
+export default async function DocumentsPage() {
+  const session = await auth();
+  if (!session) {
+    return (
+      <Card className="mx-auto max-w-md">
+        <CardContent className="flex flex-col items-start gap-4 py-6">
+          <h1 className="text-xl font-semibold">Sign in to upload documents</h1>
+          <p className="text-sm text-slate-600">Documents are created in your e-signature account, so sign in first.</p>
+          <SignInButton callbackUrl="/documents" />
+        </CardContent>
+      </Card>
+    );
+  }
+  const { storageOrigins, doctypeSuggestions } = getConfig();
+  return (
+    <div className="flex flex-col gap-6">
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight">Documents</h1>
+        <p className="text-sm text-slate-600">
+          Create a document and upload its file straight to the service&apos;s storage — it does not pass through this app.
+        </p>
+      </div>
+      <DocumentsWorkspace
+        allowedOrigins={storageOrigins}
+        doctypeSuggestions={doctypeSuggestions}
+        userKey={session.user.email ?? session.user.name ?? "signed-in-user"}
+      />
+    </div>
+  );
+}

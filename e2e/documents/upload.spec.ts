@@ -1,0 +1,100 @@
+import type { Page } from "@playwright/test";
+import { test, expect } from "../fixtures/test";
+import { signIn, users } from "../fixtures/users";
+import { urls } from "../ports";
+import { MiB, expectStored, stageFile, watchBodiesSentToApp, writeRandomFile } from "./support";
+
+test.describe("document upload", () => {
+  test.beforeEach(async ({ admin }) => {
+    await admin.reset();
+  });
+
+  test("uploads a few-MiB file straight to storage, where its size and MD5 match the local file", async ({ page, admin }, testInfo) => {
+    const file = await writeRandomFile(testInfo.outputPath("contract-2024.pdf"), 3 * MiB + 123);
+    const bodiesToApp = watchBodiesSentToApp(page);
+    await signIn(page, users.alice);
+    await stageFile(page, file);
+    await expect(page.getByLabel("Name")).toHaveValue("contract-2024.pdf");
+    await page.getByLabel("Document type").fill("contract");
+
+    const put = page.waitForResponse((res) => res.request().method() === "PUT" && res.url().startsWith(urls.blob));
+    await page.getByRole("button", { name: "Upload", exact: true }).click();
+    const putResponse = await put;
+    expect(putResponse.status()).toBe(201);
+    const sentHeaders = await putResponse.request().allHeaders();
+    expect(sentHeaders["content-type"]).toBe("application/octet-stream");
+    expect(sentHeaders["x-ms-blob-type"]).toBe("BlockBlob");
+    expect(sentHeaders["x-ms-blob-content-md5"]).toBe(Buffer.from(file.md5Hex, "hex").toString("base64"));
+
+    const success = page.getByTestId("upload-success");
+    await expect(success).toContainText(file.md5Hex);
+    const [stored] = await admin.documents();
+    await expectStored(stored, file);
+    expect(stored!).toMatchObject({ name: "contract-2024.pdf", doctype: "contract" });
+    await expect(success.locator('[data-field="Item ID"]')).toHaveText(stored!.itemId);
+    await expect(success.locator('[data-field="File ID"]')).toHaveText(stored!.fileId);
+    await expect(success.locator('[data-field="Sub-document"]')).toHaveText(String(stored!.subdocid));
+
+    await page.reload();
+    await expect(page.getByTestId("recent-document")).toContainText(["contract-2024.pdf"]);
+    const storage = await page.evaluate(() => JSON.stringify({ ...localStorage }));
+    expect(storage).toContain(stored!.itemId);
+    expect(storage).not.toMatch(/sig=|uploadendpoint|sas/i);
+    expect(bodiesToApp()).toEqual([]);
+  });
+
+  test("a 200 MiB file shows steadily increasing progress and arrives intact, without its bytes touching the app", async ({ page, admin }, testInfo) => {
+    test.setTimeout(180_000);
+    const file = await writeRandomFile(testInfo.outputPath("large-scan.bin"), 200 * MiB);
+    const bodiesToApp = watchBodiesSentToApp(page);
+    await signIn(page, users.alice);
+    await stageFile(page, file);
+    await recordUploadProgress(page);
+    await page.getByRole("button", { name: "Upload", exact: true }).click();
+
+    await expect(page.getByTestId("upload-success")).toBeVisible({ timeout: 120_000 });
+    const readings = await page.evaluate(() => (window as unknown as { uploadProgress: number[] }).uploadProgress);
+    expect(readings.length, `progress readings: ${readings.join(",")}`).toBeGreaterThanOrEqual(5);
+    for (let i = 1; i < readings.length; i++) expect(readings[i]!).toBeGreaterThanOrEqual(readings[i - 1]!);
+    expect(Math.max(...readings)).toBeGreaterThanOrEqual(90);
+    await expectStored((await admin.documents())[0], file);
+    expect(bodiesToApp()).toEqual([]);
+  });
+
+  test("cancelling mid-upload stops it, shows no success and stores nothing", async ({ page, admin }, testInfo) => {
+    const file = await writeRandomFile(testInfo.outputPath("to-cancel.pdf"), 16 * MiB);
+    await signIn(page, users.alice);
+    // A slow line (2 MiB/s up) so the upload is still running when Cancel is pressed.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 2 * MiB });
+    await stageFile(page, file);
+    await page.getByRole("button", { name: "Upload", exact: true }).click();
+
+    const bar = page.getByRole("progressbar", { name: /^Uploading/ });
+    await expect(bar).toHaveAttribute("aria-valuenow", /^([1-9]|[1-8][0-9])$/, { timeout: 20_000 });
+    await page.getByRole("button", { name: "Cancel upload of to-cancel.pdf" }).click();
+
+    const item = page.getByTestId("upload-item");
+    await expect(item).toHaveAttribute("data-status", "cancelled");
+    await expect(page.getByTestId("upload-cancelled")).toHaveText("Upload cancelled. The file was not stored.");
+    await expect(item).toBeFocused();
+    await page.waitForTimeout(1000);
+    await expect(page.getByTestId("upload-success")).toHaveCount(0);
+    await expect(page.getByTestId("recent-document")).toHaveCount(0);
+    const [doc] = await admin.documents();
+    expect(doc?.blob.exists).toBe(false);
+  });
+});
+
+/** Records each new aria-valuenow of the upload progress bar (not the checksum bar) into window.uploadProgress. */
+async function recordUploadProgress(page: Page) {
+  await page.evaluate(() => {
+    const readings: number[] = [];
+    (window as unknown as { uploadProgress: number[] }).uploadProgress = readings;
+    new MutationObserver(() => {
+      const value = document.querySelector('[role="progressbar"][aria-label^="Uploading"]')?.getAttribute("aria-valuenow");
+      if (value != null && readings.at(-1) !== Number(value)) readings.push(Number(value));
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["aria-valuenow", "aria-label"] });
+  });
+}

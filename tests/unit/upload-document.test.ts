@@ -1,0 +1,149 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { CreateDocumentResult } from "@/lib/esign/schemas";
+import { uploadDocument, type UploadStage } from "@/lib/upload/upload-document";
+import { UploadError } from "@/lib/upload/upload-error";
+
+const ORIGIN = "http://127.0.0.1:4002";
+
+/** Each PUT takes the next scripted answer: an HTTP status (with optional XML body) or "network" (status 0). */
+type Answer = { status: number; body?: string } | "network";
+let answers: Answer[] = [];
+let puts: { url: string; headers: Record<string, string>; body: unknown }[] = [];
+
+class FakeXhr {
+  status = 0;
+  responseText = "";
+  upload: { onprogress: ((e: { loaded: number }) => void) | null } = { onprogress: null };
+  onload: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  onabort: (() => void) | null = null;
+  private url = "";
+  private headers: Record<string, string> = {};
+  open(_method: string, url: string) {
+    this.url = url;
+  }
+  setRequestHeader(name: string, value: string) {
+    this.headers[name.toLowerCase()] = value;
+  }
+  getResponseHeader(name: string) {
+    return name === "content-md5" && this.status === 201 ? "1B2M2Y8AsgTpgAmY7PhCfg==" : null;
+  }
+  abort() {
+    queueMicrotask(() => this.onabort?.());
+  }
+  send(body: unknown) {
+    puts.push({ url: this.url, headers: this.headers, body });
+    const answer = answers.shift() ?? { status: 201 };
+    queueMicrotask(() => {
+      if (answer === "network") return this.onerror?.();
+      this.upload.onprogress?.({ loaded: 5 });
+      this.status = answer.status;
+      this.responseText = answer.body ?? "";
+      this.onload?.();
+    });
+  }
+}
+
+let created = 0;
+function createDocument(host = ORIGIN) {
+  return vi.fn(async (): Promise<CreateDocumentResult> => {
+    created++;
+    const fileId = `00000000-0000-4000-8000-00000000000${created}`;
+    return {
+      itemId: `10000000-0000-4000-8000-00000000000${created}`,
+      fileId,
+      container: "documents",
+      sas: "sig=x",
+      url: `${host}/devstoreaccount1/documents/${fileId}.pdf`,
+      subdocid: 1,
+      uploadendpoint: `${host}/devstoreaccount1/documents/${fileId}.pdf?sig=${created}`,
+    };
+  });
+}
+
+const file = new File(["hello"], "hello.pdf");
+const input = { docid: null, name: "hello.pdf", doctype: "contract" };
+const fakeHash = async () => ({ base64: "XUFAKrxLKna5cZ2REBfFkg==", hex: "5d41402abc4b2a76b9719d911017c592" });
+
+function run(create = createDocument(), stages: UploadStage[] = []) {
+  return uploadDocument({ file, input, allowedOrigins: [ORIGIN], createDocument: create, hashFile: fakeHash, onStage: (s) => stages.push(s) });
+}
+
+beforeEach(() => {
+  answers = [];
+  puts = [];
+  created = 0;
+  vi.stubGlobal("XMLHttpRequest", FakeXhr);
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+describe("uploadDocument", () => {
+  it("PUTs the File itself with the spec's headers and our MD5, and returns the ids", async () => {
+    const result = await run();
+    expect(puts).toHaveLength(1);
+    expect(puts[0]!.body).toBe(file);
+    expect(puts[0]!.headers).toEqual({
+      "content-type": "application/octet-stream",
+      "x-ms-blob-type": "BlockBlob",
+      "x-ms-blob-content-md5": "XUFAKrxLKna5cZ2REBfFkg==",
+    });
+    expect(result).toMatchObject({ itemId: "10000000-0000-4000-8000-000000000001", size: 5, md5Hex: "5d41402abc4b2a76b9719d911017c592", md5Verified: true });
+  });
+
+  it("after a 403 creates the document again and retries once with the fresh endpoint", async () => {
+    answers = [{ status: 403, body: "<Error><Code>AuthenticationFailed</Code></Error>" }, { status: 201 }];
+    const create = createDocument();
+    const stages: UploadStage[] = [];
+    const result = await run(create, stages);
+    expect(create).toHaveBeenCalledTimes(2);
+    expect(puts.map((p) => new URL(p.url).searchParams.get("sig"))).toEqual(["1", "2"]);
+    expect(stages.map((s) => s.stage)).toContain("renewing");
+    expect(result.itemId).toBe("10000000-0000-4000-8000-000000000002");
+  });
+
+  it("gives up with UPLOAD_FORBIDDEN when the fresh endpoint is refused too", async () => {
+    answers = [{ status: 403 }, { status: 403 }];
+    await expect(run()).rejects.toMatchObject({ code: "UPLOAD_FORBIDDEN", httpStatus: 403 });
+    expect(puts).toHaveLength(2);
+  });
+
+  it("refuses an endpoint on a host that is not allowed without starting any request", async () => {
+    await expect(run(createDocument("https://evil.example.net"))).rejects.toMatchObject({ code: "UPLOAD_HOST_NOT_ALLOWED" });
+    expect(puts).toEqual([]);
+  });
+
+  it("reports a checksum refusal (400 Md5Mismatch) without retrying it", async () => {
+    answers = [{ status: 400, body: "<Error><Code>Md5Mismatch</Code><Message>no</Message></Error>" }];
+    await expect(run()).rejects.toMatchObject({ code: "UPLOAD_CHECKSUM_MISMATCH", storageCode: "Md5Mismatch" });
+    expect(puts).toHaveLength(1);
+  });
+
+  it("treats any other 400 as a refusal with its own message", async () => {
+    answers = [{ status: 400 }];
+    await expect(run()).rejects.toMatchObject({ code: "UPLOAD_REJECTED" });
+  });
+
+  it("retries a network failure after 1 s, 2 s and 4 s, then says the address could not be reached", async () => {
+    vi.useFakeTimers();
+    answers = ["network", "network", "network", "network"];
+    const stages: UploadStage[] = [];
+    const outcome = run(createDocument(), stages).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(7000);
+    const error = await outcome;
+    expect(error).toBeInstanceOf(UploadError);
+    expect((error as UploadError).message).toContain("could not be reached");
+    expect(puts).toHaveLength(4);
+    expect(stages.filter((s) => s.stage === "retrying").map((s) => (s as { delayMs: number }).delayMs)).toEqual([1000, 2000, 4000]);
+  });
+
+  it("succeeds when the connection comes back during the retries", async () => {
+    vi.useFakeTimers();
+    answers = ["network", { status: 201 }];
+    const outcome = run();
+    await vi.advanceTimersByTimeAsync(1000);
+    await expect(outcome).resolves.toMatchObject({ size: 5 });
+  });
+});
