@@ -26,7 +26,8 @@ export function withErrorHandling<C>(handler: (req: NextRequest, context: C) => 
  */
 export async function readJsonBody(req: NextRequest, maxBytes: number): Promise<unknown> {
   const tooLarge = () => new AppError("PAYLOAD_TOO_LARGE", 413, `The request body must be at most ${maxBytes} bytes.`);
-  if (!/^application\/json\b/i.test(req.headers.get("content-type") ?? "")) {
+  const mediaType = (req.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+  if (mediaType !== "application/json") {
     throw new AppError("VALIDATION_FAILED", 400, "The request body must be JSON (Content-Type: application/json).");
   }
   if (Number(req.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge();

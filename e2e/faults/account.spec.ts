@@ -1,6 +1,13 @@
 import { test, expect } from "../fixtures/test";
 import { signIn, users, waitForExpiry } from "../fixtures/users";
 import { ACCESS_TOKEN_TTL_SECONDS } from "../ports";
+import type { Page } from "@playwright/test";
+
+/** Signs in and waits until the page's own account request is done, so it cannot take a fault meant for the test. */
+async function signInAndLoad(page: Page) {
+  await signIn(page, users.alice);
+  await expect(page.getByTestId("account-record")).toBeVisible();
+}
 
 /** Faults injected into the service while a signed-in user works with the account page. */
 test.describe("account page under service faults", () => {
@@ -20,7 +27,7 @@ test.describe("account page under service faults", () => {
   });
 
   test("an API slower than the deadline gets a clear 504, not a hanging page", async ({ page, admin }) => {
-    await signIn(page, users.alice);
+    await signInAndLoad(page);
     await admin.fault({ target: "getuserinfo", delayMs: 5_000, count: 1 });
     const started = Date.now();
     const res = await page.request.get("/api/account");
@@ -30,7 +37,7 @@ test.describe("account page under service faults", () => {
   });
 
   test("a hung API is cut off at the deadline", async ({ page, admin }) => {
-    await signIn(page, users.alice);
+    await signInAndLoad(page);
     await admin.fault({ target: "getuserinfo", hang: true, count: 1 });
     const res = await page.request.get("/api/account");
     expect(res.status()).toBe(504);
@@ -38,7 +45,7 @@ test.describe("account page under service faults", () => {
   });
 
   test("an API 5xx is a retryable 503 with no internals", async ({ page, admin }) => {
-    await signIn(page, users.alice);
+    await signInAndLoad(page);
     await admin.fault({ target: "getuserinfo", status: 500, count: 1 });
     const res = await page.request.get("/api/account");
     expect(res.status()).toBe(503);

@@ -68,3 +68,32 @@ test.describe("security headers and cookies", () => {
     await page.waitForURL(`${urls.app}/account`);
   });
 });
+
+test.describe("cross-site requests", () => {
+  test("a cross-site POST to create a document is refused with 403 and creates nothing", async ({ page, admin }) => {
+    await signIn(page, users.alice);
+    const before = (await admin.documents()).length;
+    const crossSite: Record<string, string>[] = [{ origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }];
+    for (const headers of crossSite) {
+      const res = await page.request.post("/api/documents", {
+        headers: { ...headers, "content-type": "application/json" },
+        data: { docid: null, name: "contract.pdf", doctype: "contract" },
+      });
+      expect(res.status()).toBe(403);
+      expect((await res.json()).error.code).toBe("CROSS_SITE_REQUEST");
+    }
+    expect((await admin.documents()).length).toBe(before);
+  });
+
+  test("an oversized create-document body is refused with 413 before reaching the service", async ({ page, admin }) => {
+    await signIn(page, users.alice);
+    const before = (await admin.documents()).length;
+    const res = await page.request.post("/api/documents", {
+      headers: { "content-type": "application/json" },
+      data: { docid: null, name: "x".repeat(64 * 1024), doctype: "contract" },
+    });
+    expect(res.status()).toBe(413);
+    expect((await res.json()).error.code).toBe("PAYLOAD_TOO_LARGE");
+    expect((await admin.documents()).length).toBe(before);
+  });
+});
