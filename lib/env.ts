@@ -83,6 +83,10 @@ function crossKeyProblems(source: Record<string, string | undefined>): string[] 
         problems.push(`${key} is required in production (or set ESIGN_USE_SANDBOX=true to run the demo against the sandbox)`);
       }
     }
+    const plainHttpStorage = (source.ESIGN_STORAGE_ORIGINS ?? "").split(",").filter((o) => o.trim().startsWith("http:"));
+    if (plainHttpStorage.length > 0) {
+      problems.push(`ESIGN_STORAGE_ORIGINS must use https in production (found ${plainHttpStorage.join(", ").trim()})`);
+    }
     if (source.ESIGN_CLIENT_SECRET === SANDBOX_DEFAULTS.ESIGN_CLIENT_SECRET) {
       problems.push("ESIGN_CLIENT_SECRET is the sandbox's public demo secret; production needs the real one");
     }

@@ -17,6 +17,7 @@ test.describe("security headers and cookies", () => {
     expect(csp).toContain(`form-action 'self' ${urls.auth}`);
     expect(csp).toContain(`connect-src 'self' ${urls.blob}`);
     expect(headers["x-content-type-options"]).toBe("nosniff");
+    expect(headers["x-frame-options"]).toBe("DENY");
     expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
     expect(headers["permissions-policy"]).toContain("camera=()");
     expect(headers["strict-transport-security"]).toContain("max-age=");

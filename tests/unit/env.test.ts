@@ -75,6 +75,19 @@ describe("parseConfig", () => {
     expect(problems).toEqual([expect.stringContaining("ESIGN_CLIENT_SECRET is the sandbox's public demo secret")]);
   });
 
+  it("refuses plain-http storage origins in production, except against the sandbox", () => {
+    const production = {
+      NODE_ENV: "production",
+      AUTH_SECRET: secret,
+      ESIGN_AUTH_URL: "https://auth.example.com",
+      ESIGN_API_URL: "https://api.example.com",
+      ESIGN_CLIENT_ID: "partner",
+      ESIGN_STORAGE_ORIGINS: "https://acct.blob.core.windows.net,http://insecure.example",
+    };
+    expect(problemsOf(production)).toEqual([expect.stringContaining("ESIGN_STORAGE_ORIGINS must use https in production")]);
+    expect(problemsOf({ ...production, ESIGN_USE_SANDBOX: "true" })).toEqual([]);
+  });
+
   it("rejects a short AUTH_SECRET", () => {
     expect(problemsOf({ AUTH_SECRET: "short" })).toEqual([expect.stringContaining("AUTH_SECRET must be at least 32 characters")]);
   });

@@ -1,0 +1,61 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// A stand-in issuer publishing discovery and one signing key; the app must accept only tokens it signed.
+let server: Server;
+let issuer: string;
+let signingKey: CryptoKey;
+let verifyIdToken: (token: string) => Promise<unknown>;
+
+beforeAll(async () => {
+  const { publicKey, privateKey } = await generateKeyPair("RS256");
+  signingKey = privateKey;
+  const jwk = { ...(await exportJWK(publicKey)), kid: "k1", alg: "RS256", use: "sig" };
+  server = createServer((req, res) => {
+    res.setHeader("content-type", "application/json");
+    if (req.url === "/.well-known/openid-configuration") res.end(JSON.stringify({ issuer, jwks_uri: `${issuer}/jwks` }));
+    else if (req.url === "/jwks") res.end(JSON.stringify({ keys: [jwk] }));
+    else res.writeHead(404).end("{}");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  Object.assign(process.env, {
+    AUTH_SECRET: "unit-test-secret-0123456789abcdef0123456789",
+    ESIGN_AUTH_URL: issuer,
+    ESIGN_API_URL: "http://127.0.0.1:1",
+    ESIGN_CLIENT_ID: "partner-app",
+  });
+  ({ verifyIdToken } = await import("@/lib/auth/id-token"));
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+function idToken(overrides: { key?: CryptoKey; iss?: string; aud?: string; exp?: string } = {}) {
+  return new SignJWT({ email: "alice@example.com" })
+    .setProtectedHeader({ alg: "RS256", kid: "k1" })
+    .setSubject("alice")
+    .setIssuer(overrides.iss ?? issuer)
+    .setAudience(overrides.aud ?? "partner-app")
+    .setIssuedAt()
+    .setExpirationTime(overrides.exp ?? "5m")
+    .sign(overrides.key ?? signingKey);
+}
+
+describe("verifyIdToken", () => {
+  it("accepts an id_token signed by the service's published key for this client", async () => {
+    await expect(verifyIdToken(await idToken())).resolves.toMatchObject({ sub: "alice", aud: "partner-app" });
+  });
+
+  it("rejects an id_token signed with any other key", async () => {
+    const { privateKey: otherKey } = await generateKeyPair("RS256");
+    await expect(verifyIdToken(await idToken({ key: otherKey }))).rejects.toThrow(/signature/i);
+  });
+
+  it("rejects an id_token for another client, from another issuer, or expired", async () => {
+    await expect(verifyIdToken(await idToken({ aud: "someone-else" }))).rejects.toThrow(/aud/);
+    await expect(verifyIdToken(await idToken({ iss: "https://evil.example" }))).rejects.toThrow(/iss/);
+    await expect(verifyIdToken(await idToken({ exp: "-1m" }))).rejects.toThrow(/exp/);
+  });
+});
