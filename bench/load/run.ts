@@ -37,7 +37,8 @@ try {
   const app = await startApp(APP_PORT, {
     ESIGN_USE_SANDBOX: "true",
     ESIGN_AUTH_URL: sandbox.authUrl,
-    ESIGN_API_URL: sandbox.apiUrl,
+    // As the app's sandbox default: the loopback address, not "localhost" (resolved per connection).
+    ESIGN_API_URL: `http://127.0.0.1:${SANDBOX_PORTS.apiPort}`,
     AUTH_SECRET: authSecret,
     AUTH_URL: `http://localhost:${APP_PORT}`,
   });
