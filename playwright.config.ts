@@ -22,7 +22,7 @@ mkdirSync(SERVER_LOG_DIR, { recursive: true });
 
 /** `next start` with its output also written to a file, which the global teardown scans for tokens. */
 const startApp = (port: number) =>
-  `bash -c 'set -o pipefail; npx next start --port ${port} 2>&1 | tee ${SERVER_LOG_DIR}/app-${port}.log'`;
+  `bash -c 'set -o pipefail; npx next start --hostname 127.0.0.1 --port ${port} 2>&1 | tee ${SERVER_LOG_DIR}/app-${port}.log'`;
 
 const appEnv = {
   ESIGN_USE_SANDBOX: "true",

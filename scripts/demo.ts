@@ -65,7 +65,7 @@ process.on("SIGTERM", () => stop(0));
 
 children.push(start("sandbox", "npx", ["tsx", "sandbox/main.ts"], {}));
 await waitFor("http://localhost:4001/_sandbox/stats", 30_000);
-children.push(start("app", "npx", ["next", "start", "--port", "3000"], { ESIGN_USE_SANDBOX: "true", AUTH_URL: APP_URL }));
+children.push(start("app", "npx", ["next", "start", "--hostname", "127.0.0.1", "--port", "3000"], { ESIGN_USE_SANDBOX: "true", AUTH_URL: APP_URL }));
 await waitFor(`${APP_URL}/api/auth/providers`, 30_000);
 
 console.log(`
