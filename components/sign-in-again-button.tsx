@@ -1,14 +1,17 @@
 "use client";
-import { signIn } from "next-auth/react";
 import { usePathname } from "next/navigation";
-import { Button } from "@/components/ui/button";
+import { signInWithEsign } from "@/app/actions";
+import { buttonClasses } from "@/components/ui/button";
 
-/** Restarts sign-in and comes back to the current page. */
+/** Restarts sign-in (through the same server action as the first one) and comes back to the current page. */
 export function SignInAgainButton() {
   const pathname = usePathname();
   return (
-    <Button size="sm" onClick={() => void signIn("esign", { redirectTo: pathname })}>
-      Sign in again
-    </Button>
+    <form action={signInWithEsign}>
+      <input type="hidden" name="callbackUrl" value={pathname} />
+      <button type="submit" className={buttonClasses("primary", "sm")}>
+        Sign in again
+      </button>
+    </form>
   );
 }

@@ -6,6 +6,10 @@ const messages: Record<string, AuthErrorMessage> = {
     title: "Access was not granted",
     body: "You chose not to let this app act for you at the e-signature service. Sign in again and choose Allow to continue.",
   },
+  ServiceUnavailable: {
+    title: "The e-signature service is not reachable",
+    body: "We could not reach the service's sign-in page just now, so we did not send you there. Please try again in a moment.",
+  },
   OAuthSignin: {
     title: "We could not start sign-in",
     body: "The e-signature service's sign-in page could not be reached. It may be down for a moment; please try again shortly.",

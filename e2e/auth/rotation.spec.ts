@@ -39,25 +39,30 @@ test.describe("refresh-token rotation", () => {
     expect((await admin.stats()).grants.refresh_token).toBe(1);
   });
 
-  test("a refused refresh asks the user to sign in again, with no server error", async ({ page, admin }) => {
-    await signIn(page, users.alice);
-    await admin.fault({ target: "token", grantType: "refresh_token", status: 400, count: 1 });
-    await waitForExpiry(page, ACCESS_TOKEN_TTL_SECONDS);
-    const statuses: number[] = [];
-    page.on("response", (r) => statuses.push(r.status()));
-    await page.reload();
-    await expect(page.getByText("Your session has expired").first()).toBeVisible();
-    await expect(page.getByRole("button", { name: "Sign in again" }).first()).toBeVisible();
-    const res = await page.request.get("/api/account");
-    expect(res.status()).toBe(401);
-    expect((await res.json()).error.code).toBe("SESSION_EXPIRED");
-    expect(statuses.filter((s) => s >= 500)).toEqual([]);
+  for (const [status, meaning] of [
+    [400, "an authentication error"],
+    [401, "failed validation"],
+  ] as const) {
+    test(`a refresh refused with ${status} (${meaning}) asks the user to sign in again, with no server error`, async ({ page, admin }) => {
+      await signIn(page, users.alice);
+      await admin.fault({ target: "token", grantType: "refresh_token", status, count: 1 });
+      await waitForExpiry(page, ACCESS_TOKEN_TTL_SECONDS);
+      const statuses: number[] = [];
+      page.on("response", (r) => statuses.push(r.status()));
+      await page.reload();
+      await expect(page.getByText("Your session has expired").first()).toBeVisible();
+      await expect(page.getByRole("button", { name: "Sign in again" }).first()).toBeVisible();
+      const res = await page.request.get("/api/account");
+      expect(res.status()).toBe(401);
+      expect((await res.json()).error.code).toBe("SESSION_EXPIRED");
+      expect(statuses.filter((s) => s >= 500)).toEqual([]);
 
-    // Signing in again restores everything.
-    await page.getByRole("button", { name: "Sign in again" }).first().click();
-    await page.getByRole("button", { name: "Allow" }).click();
-    await expect(page.getByTestId("account-record")).toContainText("alice@example.com");
-  });
+      // Signing in again restores everything.
+      await page.getByRole("button", { name: "Sign in again" }).first().click();
+      await page.getByRole("button", { name: "Allow" }).click();
+      await expect(page.getByTestId("account-record")).toContainText("alice@example.com");
+    });
+  }
 
   test("a token endpoint outage during refresh keeps the session and recovers when it clears", async ({ page, admin }) => {
     await signIn(page, users.alice);

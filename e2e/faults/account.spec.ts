@@ -68,3 +68,14 @@ test.describe("account page under service faults", () => {
     await expect(page.getByText("Your session has expired")).toHaveCount(0);
   });
 });
+
+test("signing in while the auth server is down explains it on our page instead of a browser error", async ({ page, admin }) => {
+  await page.goto("/");
+  await admin.outage("auth", 4_000);
+  await page.getByRole("main").getByRole("button", { name: "Sign in with eSign" }).click();
+  await page.waitForURL("**/auth/error?error=ServiceUnavailable");
+  await expect(page.getByTestId("auth-error")).toContainText("not reachable");
+  await page.waitForTimeout(4_500);
+  await page.getByRole("button", { name: "Try again" }).click();
+  await expect(page.getByLabel("Email")).toBeVisible();
+});
