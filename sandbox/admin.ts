@@ -3,28 +3,13 @@ import type { ApiDeps } from "./api";
 import { ApiError } from "./api-error";
 import { z } from "zod";
 import { faultInputSchema } from "./faults";
-import { BodyTooLargeError, readBody, sendJson } from "./http-utils";
+import { readJsonBody, sendJson } from "./http-utils";
 
 const ADMIN_BODY_LIMIT = 16 * 1024;
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  let raw: Buffer;
-  try {
-    raw = await readBody(req, ADMIN_BODY_LIMIT);
-  } catch (error) {
-    if (error instanceof BodyTooLargeError) throw new ApiError(413, "invalid_request", "request body too large");
-    throw error;
-  }
-  try {
-    return JSON.parse(raw.toString("utf8"));
-  } catch {
-    throw new ApiError(400, "invalid_request", "request body is not valid JSON");
-  }
-}
-
 /** The JSON body checked against `schema`; the first problem becomes a 400. */
 async function readValidated<T>(req: IncomingMessage, schema: z.ZodType<T>): Promise<T> {
-  const parsed = schema.safeParse(await readJson(req));
+  const parsed = schema.safeParse(await readJsonBody(req, ADMIN_BODY_LIMIT, "request body too large"));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new ApiError(400, "invalid_request", `${issue?.path.join(".") || "body"}: ${issue?.message}`);

@@ -11,7 +11,7 @@ import type { Faults } from "./faults";
 import type { Stats } from "./stats";
 import type { IssuedTokens } from "./issued-tokens";
 import { findUserById, type User } from "./users";
-import { BodyTooLargeError, logRequest, readBody, sendError, sendJson } from "./http-utils";
+import { logRequest, readJsonBody, sendError, sendJson } from "./http-utils";
 import { handleAdmin } from "./admin";
 import { ApiError } from "./api-error";
 
@@ -73,18 +73,7 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   if (type !== "application/json") {
     throw new ApiError(400, "invalid_request", "content-type must be application/json");
   }
-  let body: Buffer;
-  try {
-    body = await readBody(req, API_BODY_LIMIT);
-  } catch (error) {
-    if (error instanceof BodyTooLargeError) throw new ApiError(413, "invalid_request", "request body exceeds 1 MiB");
-    throw error;
-  }
-  try {
-    return JSON.parse(body.toString("utf8"));
-  } catch {
-    throw new ApiError(400, "invalid_request", "request body is not valid JSON");
-  }
+  return readJsonBody(req, API_BODY_LIMIT, "request body exceeds 1 MiB");
 }
 
 async function createDocument(deps: ApiDeps, req: IncomingMessage, res: ServerResponse, user: User): Promise<void> {

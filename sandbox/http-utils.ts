@@ -1,4 +1,5 @@
 import { IncomingMessage, type ServerResponse } from "node:http";
+import { ApiError } from "./api-error";
 
 export class BodyTooLargeError extends Error {}
 
@@ -14,6 +15,24 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
+}
+
+/**
+ * Reads a JSON body of at most `limit` bytes. Too large → 413, not JSON → 400, both as ApiErrors.
+ */
+export async function readJsonBody(req: IncomingMessage, limit: number, tooLargeMessage: string): Promise<unknown> {
+  let body: Buffer;
+  try {
+    body = await readBody(req, limit);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw new ApiError(413, "invalid_request", tooLargeMessage);
+    throw error;
+  }
+  try {
+    return JSON.parse(body.toString("utf8"));
+  } catch {
+    throw new ApiError(400, "invalid_request", "request body is not valid JSON");
+  }
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

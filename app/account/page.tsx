@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import { auth } from "@/auth";
-import { SignInButton } from "@/components/sign-in-button";
-import { Card, CardContent } from "@/components/ui/card";
+import { SignInPrompt } from "@/components/sign-in-prompt";
 import { AccountView } from "@/app/account/_components/account-view";
 import { TokenPanel } from "@/app/account/_components/token-panel";
 
@@ -11,13 +10,11 @@ export default async function AccountPage() {
   const session = await auth();
   if (!session) {
     return (
-      <Card className="mx-auto max-w-md">
-        <CardContent className="flex flex-col items-start gap-4 py-6">
-          <h1 className="text-xl font-semibold">Sign in to see your account</h1>
-          <p className="text-sm text-slate-600">Your account details come from the e-signature service once you sign in.</p>
-          <SignInButton callbackUrl="/account" />
-        </CardContent>
-      </Card>
+      <SignInPrompt
+        title="Sign in to see your account"
+        body="Your account details come from the e-signature service once you sign in."
+        callbackUrl="/account"
+      />
     );
   }
   return (

@@ -1,8 +1,7 @@
 import type { Metadata } from "next";
 import { auth } from "@/auth";
 import { getConfig } from "@/lib/env";
-import { SignInButton } from "@/components/sign-in-button";
-import { Card, CardContent } from "@/components/ui/card";
+import { SignInPrompt } from "@/components/sign-in-prompt";
 import { DocumentsWorkspace } from "@/app/documents/_components/documents-workspace";
 
 export const metadata: Metadata = { title: "Documents" };
@@ -11,13 +10,11 @@ export default async function DocumentsPage() {
   const session = await auth();
   if (!session) {
     return (
-      <Card className="mx-auto max-w-md">
-        <CardContent className="flex flex-col items-start gap-4 py-6">
-          <h1 className="text-xl font-semibold">Sign in to upload documents</h1>
-          <p className="text-sm text-slate-600">Documents are created in your e-signature account, so sign in first.</p>
-          <SignInButton callbackUrl="/documents" />
-        </CardContent>
-      </Card>
+      <SignInPrompt
+        title="Sign in to upload documents"
+        body="Documents are created in your e-signature account, so sign in first."
+        callbackUrl="/documents"
+      />
     );
   }
   const { storageOrigins, doctypeSuggestions } = getConfig();

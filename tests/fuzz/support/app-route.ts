@@ -1,15 +1,11 @@
 import { expect } from "vitest";
 import { NextRequest } from "next/server";
+import { readAnswer, type ReadAnswer } from "./sandbox-response";
 
 /** A Next route handler as the app exports it (`GET`, `POST`, … from app/api/<resource>/route.ts). */
 export type RouteHandler = (req: NextRequest, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
-export interface AppResponse {
-  status: number;
-  headers: Headers;
-  body: unknown;
-  text: string;
-}
+export type AppResponse = ReadAnswer;
 
 export interface RouteRequest {
   method: string;
@@ -25,15 +21,7 @@ export async function callRoute(handler: RouteHandler, request: RouteRequest): P
     headers: request.headers,
     body: request.body ? Buffer.from(request.body) : undefined,
   });
-  const response = await handler(req, { params: Promise.resolve({}) });
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  return { status: response.status, headers: response.headers, body, text };
+  return readAnswer(await handler(req, { params: Promise.resolve({}) }));
 }
 
 /** The app's error shape: JSON `{ error: { code, message } }` with the expected code. */

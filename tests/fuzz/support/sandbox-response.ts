@@ -1,16 +1,16 @@
 import { expect } from "vitest";
 
-export interface SandboxResponse {
+/** A whole answer: status, headers, the body parsed as JSON when it is JSON, and the raw text for failure messages. */
+export interface ReadAnswer {
   status: number;
   headers: Headers;
   body: unknown;
-  /** The raw text, for failure messages. */
   text: string;
 }
 
-/** Sends one request and reads the whole answer; JSON bodies are parsed, anything else kept as text. */
-export async function send(url: string, init: RequestInit): Promise<SandboxResponse> {
-  const response = await fetch(url, init);
+export type SandboxResponse = ReadAnswer;
+
+export async function readAnswer(response: Response): Promise<ReadAnswer> {
   const text = await response.text();
   let body: unknown;
   try {
@@ -19,6 +19,11 @@ export async function send(url: string, init: RequestInit): Promise<SandboxRespo
     body = undefined;
   }
   return { status: response.status, headers: response.headers, body, text };
+}
+
+/** Sends one request and reads the whole answer. */
+export async function send(url: string, init: RequestInit): Promise<SandboxResponse> {
+  return readAnswer(await fetch(url, init));
 }
 
 /** The sandbox's (and the spec's) error shape: JSON `{ error, error_description }`, both non-empty strings. */
