@@ -1,0 +1,52 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { test, expect } from "../fixtures/test";
+import { fillSandboxSignIn, signIn, users } from "../fixtures/users";
+import { MiB, stageFile, writeRandomFile } from "../documents/support";
+
+/** axe-core's WCAG 2.x A/AA rules on a page as it stands; any violation fails with its rule and elements. */
+async function expectNoViolations(page: Page, label: string) {
+  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const found = violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  expect(found, `accessibility violations on ${label}`).toEqual([]);
+}
+
+test("signed-out pages and the sandbox's sign-in page meet WCAG 2.1 AA rules", async ({ page }) => {
+  await page.goto("/");
+  await expectNoViolations(page, "landing");
+  await page.goto("/auth/error?error=AccessDenied");
+  await expectNoViolations(page, "auth error");
+  await page.goto("/");
+  await page.getByRole("main").getByRole("button", { name: "Sign in with eSign" }).click();
+  await expect(page.getByLabel("Email")).toBeVisible();
+  await expectNoViolations(page, "sandbox sign-in");
+  await fillSandboxSignIn(page, { ...users.alice, password: "wrong-password" });
+  await expect(page.getByRole("alert")).toBeVisible();
+  await expectNoViolations(page, "sandbox sign-in with an error");
+});
+
+test("account and documents pages meet WCAG 2.1 AA rules", async ({ page }) => {
+  await signIn(page, users.alice);
+  await expect(page.getByTestId("account-record")).toBeVisible();
+  await expectNoViolations(page, "account");
+  await page.getByRole("link", { name: "Documents" }).click();
+  await expect(page.getByRole("heading", { name: "Documents", level: 1 })).toBeVisible();
+  await expectNoViolations(page, "documents (empty)");
+
+  const file = await writeRandomFile(test.info().outputPath("accessible.pdf"), MiB);
+  await stageFile(page, file);
+  await page.getByLabel("Name").fill("ab");
+  await page.getByRole("button", { name: "Upload", exact: true }).click();
+  await expect(page.getByText("Name must have at least 3 characters.").first()).toBeVisible();
+  await expectNoViolations(page, "documents (name error)");
+  await page.getByLabel("Name").fill("accessible.pdf");
+  await page.getByRole("button", { name: "Upload", exact: true }).click();
+  await expect(page.getByTestId("upload-success")).toBeVisible();
+  await expectNoViolations(page, "documents (uploaded, recent list)");
+});
+
+test("the customer-not-found state meets WCAG 2.1 AA rules", async ({ page }) => {
+  await signIn(page, users.bob);
+  await expect(page.getByTestId("customer-not-found")).toBeVisible();
+  await expectNoViolations(page, "account without customer");
+});
