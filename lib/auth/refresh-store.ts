@@ -1,5 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
+import { TokenRefreshError } from "@/lib/esign/client";
 
 /**
  * Coordinates token refreshes so that one refresh token is redeemed once.
@@ -42,7 +43,7 @@ export function createMemoryRefreshStore(graceMs = REPLAY_GRACE_MS): RefreshStor
         },
         (error: unknown) => {
           // A transient failure may be retried at once; a rejection is final for this token.
-          const transient = error instanceof Error && "reason" in error && error.reason === "unavailable";
+          const transient = error instanceof TokenRefreshError && error.reason === "unavailable";
           if (transient) entries.delete(key);
           else entry.expiresAt = Date.now() + graceMs;
         },
