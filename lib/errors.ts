@@ -34,6 +34,11 @@ export class AppError extends Error {
   }
 }
 
+/** The session can no longer call the service (refresh refused, no refresh token, or the service said 401). */
+export function sessionExpiredError(): AppError {
+  return new AppError("SESSION_EXPIRED", 401, "Your session has expired. Please sign in again.");
+}
+
 /** Turns any thrown value into the JSON error shape; unexpected errors are logged with a request id and never leak internals. */
 export function toErrorResponse(error: unknown, requestId: string = crypto.randomUUID()): NextResponse<ErrorBody> {
   if (error instanceof ZodError) {

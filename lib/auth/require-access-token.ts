@@ -1,6 +1,6 @@
 import "server-only";
 import type { NextRequest } from "next/server";
-import { AppError } from "@/lib/errors";
+import { AppError, sessionExpiredError } from "@/lib/errors";
 import { readSessionToken } from "@/lib/auth/session-cookie";
 import { isAccessTokenExpired } from "@/lib/auth/session-token";
 
@@ -12,7 +12,7 @@ export async function requireAccessToken(req: NextRequest): Promise<string> {
   const token = await readSessionToken(req);
   if (!token) throw new AppError("UNAUTHENTICATED", 401, "You are not signed in.");
   if (token.error || !token.accessToken) {
-    throw new AppError("SESSION_EXPIRED", 401, "Your session has expired. Please sign in again.");
+    throw sessionExpiredError();
   }
   if (isAccessTokenExpired(token)) {
     // The refresh was deferred because the token endpoint could not be reached.

@@ -1,6 +1,6 @@
 import "server-only";
 import { getConfig } from "@/lib/env";
-import { AppError } from "@/lib/errors";
+import { AppError, sessionExpiredError } from "@/lib/errors";
 import { malformedResponse, sendToService, unexpectedStatus } from "@/lib/esign/http";
 import {
   NAME_TOO_SHORT_MESSAGE,
@@ -13,8 +13,8 @@ import {
   type UserInfo,
 } from "@/lib/esign/schemas";
 
-const sessionExpired = () =>
-  new AppError("SESSION_EXPIRED", 401, "Your session has expired. Please sign in again.");
+const insufficientScope = () =>
+  new AppError("INSUFFICIENT_SCOPE", 403, "This sign-in was not granted access to the e-signature API (scope service.api).");
 
 function bearer(accessToken: string) {
   return { authorization: `Bearer ${accessToken}` };
@@ -40,10 +40,8 @@ export async function getUserInfo(accessToken: string): Promise<UserInfo> {
       "Your sign-in worked, but there is no customer account for this user at the e-signature service.",
     );
   }
-  if (status === 401) throw sessionExpired();
-  if (status === 403) {
-    throw new AppError("INSUFFICIENT_SCOPE", 403, "This sign-in was not granted access to the e-signature API (scope service.api).");
-  }
+  if (status === 401) throw sessionExpiredError();
+  if (status === 403) throw insufficientScope();
   throw unexpectedStatus("getuserinfo", status);
 }
 
@@ -68,10 +66,8 @@ export async function createDocument(accessToken: string, input: CreateDocumentI
   }
   // The spec documents exactly one 400 for this operation: a non-empty name shorter than 3 characters.
   if (status === 400) throw new AppError("NAME_TOO_SHORT", 400, NAME_TOO_SHORT_MESSAGE, { name: [NAME_TOO_SHORT_MESSAGE] });
-  if (status === 401) throw sessionExpired();
-  if (status === 403) {
-    throw new AppError("INSUFFICIENT_SCOPE", 403, "This sign-in was not granted access to the e-signature API (scope service.api).");
-  }
+  if (status === 401) throw sessionExpiredError();
+  if (status === 403) throw insufficientScope();
   throw unexpectedStatus("document", status);
 }
 

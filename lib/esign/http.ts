@@ -40,9 +40,7 @@ export function unexpectedStatus(operation: string, status: number): AppError {
       cause: new Error(`${operation} answered ${status}`),
     });
   }
-  return new AppError("BAD_UPSTREAM_RESPONSE", 502, "The e-signature service gave an answer we did not understand.", undefined, {
-    cause: new Error(`${operation} answered ${status}`),
-  });
+  return malformedResponse(operation, `answered ${status}`);
 }
 
 export function malformedResponse(operation: string, detail: string): AppError {
