@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The tests start Chromium, redis-server and nginx as child processes. Run as root on a fresh Debian machine,
+# this installs whichever is missing; run as anyone else, it stops at once with the exact command to run.
+set -euo pipefail
+
+missing=()
+have() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] || [ -x "/usr/bin/$1" ]; }
+
+# Playwright's own Chromium, where it could be downloaded, serves as well as Debian's.
+if ! have chromium && ! node -e 'const{chromium}=require("@playwright/test");process.exit(require("fs").existsSync(chromium.executablePath())?0:1)' 2>/dev/null; then
+  missing+=(chromium)
+fi
+have redis-server || missing+=(redis-server)
+have nginx || missing+=(nginx)
+have openssl || missing+=(openssl)
+
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "The tests need: ${missing[*]}. Install them first (as root):" >&2
+  echo "  apt-get update && apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
+echo "Installing ${missing[*]} with apt-get"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq "${missing[@]}" >/dev/null

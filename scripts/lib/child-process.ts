@@ -1,0 +1,56 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { connect } from "node:net";
+
+export type RunningProcess = {
+  readonly child: ChildProcess;
+  /** Sends SIGTERM and waits for the exit; SIGKILL after `graceMs`. */
+  stop(graceMs?: number): Promise<void>;
+};
+
+/** Starts a long-running child in its own process group, so stopping it also stops anything it forked. */
+export function startProcess(name: string, command: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; log?: (line: string) => void } = {}): RunningProcess {
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const log = options.log ?? (() => {});
+  for (const stream of [child.stdout, child.stderr]) {
+    stream?.setEncoding("utf8");
+    stream?.on("data", (chunk: string) => {
+      for (const line of chunk.split("\n")) if (line.trim()) log(`${name}: ${line}`);
+    });
+  }
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  return {
+    child,
+    async stop(graceMs = 5_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      signalGroup(child, "SIGTERM");
+      const timer = setTimeout(() => signalGroup(child, "SIGKILL"), graceMs);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (!child.pid) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/** Resolves once something accepts TCP connections on 127.0.0.1:port; rejects after `timeoutMs`. */
+export async function waitForPort(port: number, timeoutMs: number, child?: ChildProcess): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child && child.exitCode !== null) throw new Error(`the process for port ${port} exited with ${child.exitCode} before listening`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect({ host: "127.0.0.1", port });
+      socket.once("connect", () => (socket.destroy(), resolve(true)));
+      socket.once("error", () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`nothing listened on 127.0.0.1:${port} within ${timeoutMs} ms`);
+}
