@@ -1,0 +1,16 @@
+/**
+ * `npm run doctor [-- --json]`: checks this configuration against the service before any user signs in.
+ * Reads the environment the way `next start`/`next dev` do (.env, .env.local, .env.<mode>…; the process
+ * environment wins). Exit code 0 when every check passes (warnings included), 1 otherwise.
+ */
+import nextEnv from "@next/env";
+import { runDoctor } from "@/lib/doctor/run-doctor";
+import { formatJson, formatText, passed, redact } from "@/lib/doctor/report";
+
+const json = process.argv.includes("--json");
+nextEnv.loadEnvConfig(process.cwd(), process.env.NODE_ENV !== "production", { info: () => {}, error: console.error });
+
+const results = await runDoctor(process.env);
+const output = json ? formatJson(results) : formatText(results);
+process.stdout.write(`${redact(output, [process.env.ESIGN_CLIENT_SECRET, process.env.AUTH_SECRET])}\n`);
+process.exitCode = passed(results) ? 0 : 1;
