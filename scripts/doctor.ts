@@ -5,12 +5,11 @@
  */
 import nextEnv from "@next/env";
 import { runDoctor } from "@/lib/doctor/run-doctor";
-import { formatJson, formatText, passed, redact } from "@/lib/doctor/report";
+import { formatJson, formatText, passed } from "@/lib/doctor/report";
 
 const json = process.argv.includes("--json");
 nextEnv.loadEnvConfig(process.cwd(), process.env.NODE_ENV !== "production", { info: () => {}, error: console.error });
 
 const results = await runDoctor(process.env);
-const output = json ? formatJson(results) : formatText(results);
-process.stdout.write(`${redact(output, [process.env.ESIGN_CLIENT_SECRET, process.env.AUTH_SECRET])}\n`);
+process.stdout.write(`${json ? formatJson(results) : formatText(results)}\n`);
 process.exitCode = passed(results) ? 0 : 1;

@@ -218,11 +218,16 @@ export async function checkRedirectUri(ctx: DoctorContext): Promise<CheckResult>
   if (answer.status >= 300 && answer.status < 400 && location) {
     const target = new URL(location, url);
     const error = target.href.startsWith(redirectUri) ? target.searchParams.get("error") : null;
+    if (!error) return { id: "redirect-uri", title, status: "pass", detail: `${redirectUri} accepted (the service's sign-in page follows)` };
     return {
       id: "redirect-uri",
       title,
-      status: "pass",
-      detail: `${redirectUri} accepted${error ? ` (the server answered it with error=${error})` : " (the service's sign-in page follows)"}`,
+      status: "fail",
+      detail: `${redirectUri} is registered, but the authorization request was refused with error=${error}`,
+      fix:
+        error === "invalid_scope"
+          ? "Remove the scopes this client may not request from ESIGN_SCOPES."
+          : `Ask the service to enable the authorization code flow for ${config.clientId} (it answered ${error}).`,
     };
   }
   if (answer.status === 200 && !code) {

@@ -1,5 +1,5 @@
 import "server-only";
-import { ConfigError, parseConfig } from "@/lib/env";
+import { ConfigError, parseConfig, SANDBOX_DEFAULTS } from "@/lib/env";
 import {
   checkClientCredentials,
   checkClock,
@@ -10,7 +10,7 @@ import {
   checkScopes,
 } from "@/lib/doctor/auth-checks";
 import { contextFrom } from "@/lib/doctor/context";
-import type { CheckResult } from "@/lib/doctor/report";
+import { redact, type CheckResult } from "@/lib/doctor/report";
 import { checkApi, checkStorageCors } from "@/lib/doctor/service-checks";
 
 const skipped = (id: string, title: string, reason: string): CheckResult => ({ id, title, status: "skip", detail: reason });
@@ -20,6 +20,13 @@ const skipped = (id: string, title: string, reason: string): CheckResult => ({ i
  * credentials, redirect URI, scopes, API, storage CORS and clock. Creates nothing and needs no user.
  */
 export async function runDoctor(env: Record<string, string | undefined>): Promise<CheckResult[]> {
+  const results = await runChecks(env);
+  // Nothing the checks write contains a secret; text echoed from a server passes through here all the same.
+  const secrets = [env.ESIGN_CLIENT_SECRET, env.AUTH_SECRET, SANDBOX_DEFAULTS.ESIGN_CLIENT_SECRET];
+  return results.map((r) => ({ ...r, detail: redact(r.detail, secrets), ...(r.fix ? { fix: redact(r.fix, secrets) } : {}) }));
+}
+
+async function runChecks(env: Record<string, string | undefined>): Promise<CheckResult[]> {
   let config;
   try {
     config = parseConfig(env);

@@ -188,6 +188,17 @@ describe("npm run doctor against the sandbox", () => {
       failing: ["scopes"],
       fix: /Remove offline_access from ESIGN_SCOPES/,
     },
+    {
+      name: "a client asking for a scope it may not have (dev-client and profile)",
+      env: () => {
+        const env: Partial<Record<string, string>> = { ...goodEnv(), ESIGN_CLIENT_ID: "dev-client", ESIGN_SCOPES: "openid profile email service.api" };
+        delete env.ESIGN_CLIENT_SECRET;
+        delete env.ESIGN_TOKEN_AUTH_METHOD;
+        return env as Record<string, string>;
+      },
+      failing: ["redirect-uri"],
+      fix: /Remove the scopes this client may not request from ESIGN_SCOPES/,
+    },
   ];
 
   it.each(cases)("reports $name as that one ✗ with its fix and exits 1", async ({ env, failing, fix }) => {
