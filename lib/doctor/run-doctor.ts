@@ -1,14 +1,7 @@
 import "server-only";
 import { ConfigError, parseConfig, SANDBOX_DEFAULTS } from "@/lib/env";
-import {
-  checkClientCredentials,
-  checkClock,
-  checkDiscovery,
-  checkEndpoints,
-  checkJwks,
-  checkRedirectUri,
-  checkScopes,
-} from "@/lib/doctor/auth-checks";
+import { checkClientCredentials, checkRedirectUri, checkScopes } from "@/lib/doctor/client-checks";
+import { checkClock, checkDiscovery, checkEndpoints, checkJwks } from "@/lib/doctor/discovery-checks";
 import { contextFrom } from "@/lib/doctor/context";
 import { redact, type CheckResult } from "@/lib/doctor/report";
 import { checkApi, checkStorageCors } from "@/lib/doctor/service-checks";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkClock, checkEndpoints } from "@/lib/doctor/auth-checks";
+import { checkClock, checkEndpoints } from "@/lib/doctor/discovery-checks";
 import type { DoctorContext } from "@/lib/doctor/context";
 import { formatText, passed, redact } from "@/lib/doctor/report";
 import type { AppConfig } from "@/lib/env";
