@@ -3,6 +3,7 @@ import type { ApiDeps } from "./api";
 import { ApiError } from "./api-error";
 import { z } from "zod";
 import { faultInputSchema } from "./faults";
+import { responseStyles } from "./response-style";
 import { readJsonBody, sendJson } from "./http-utils";
 
 const ADMIN_BODY_LIMIT = 16 * 1024;
@@ -16,6 +17,8 @@ async function readValidated<T>(req: IncomingMessage, schema: z.ZodType<T>): Pro
   }
   return parsed.data;
 }
+
+const responseStyleSchema = z.object({ style: z.enum(responseStyles) }).strict();
 
 const outageSchema = z.object({ part: z.enum(["api", "auth"]), ms: z.number().int().min(100).max(60_000) }).strict();
 
@@ -49,12 +52,20 @@ const adminRoutes: Record<string, Record<string, AdminRoute>> = {
     GET: (deps, _req, res) => sendJson(res, 200, { faults: deps.faults.list() }),
     POST: async (deps, req, res) => sendJson(res, 201, { fault: deps.faults.add(await readValidated(req, faultInputSchema)) }),
   },
+  "/_sandbox/response-style": {
+    GET: (deps, _req, res) => sendJson(res, 200, { style: deps.style.current }),
+    PUT: async (deps, req, res) => {
+      deps.style.current = (await readValidated(req, responseStyleSchema)).style;
+      sendJson(res, 200, { style: deps.style.current });
+    },
+  },
   "/_sandbox/reset": {
     POST: (deps, req, res) => {
       req.resume();
       deps.stats.reset();
       deps.faults.reset();
       deps.documents.reset();
+      deps.style.reset();
       sendJson(res, 200, { reset: true });
     },
   },

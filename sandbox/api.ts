@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type Provider from "oidc-provider";
 import { z } from "zod";
@@ -14,6 +13,7 @@ import { findUserById, type User } from "./users";
 import { logRequest, readJsonBody, sendError, sendJson } from "./http-utils";
 import { handleAdmin } from "./admin";
 import { ApiError } from "./api-error";
+import type { ResponseStyleSwitch } from "./response-style";
 
 const API_BODY_LIMIT = 1024 * 1024;
 
@@ -33,6 +33,7 @@ export interface ApiDeps {
   faults: Faults;
   stats: Stats;
   issued: IssuedTokens;
+  style: ResponseStyleSwitch;
   /** Responses held open by a hang fault, closed on stop so nothing leaks. */
   hanging: Set<ServerResponse>;
   /** Stops a server from accepting connections for `ms` (connection refused), then listens again. */
@@ -83,32 +84,23 @@ async function createDocument(deps: ApiDeps, req: IncomingMessage, res: ServerRe
     const field = issue?.path.join(".") ?? "";
     throw new ApiError(400, "invalid_request", issue?.code === "custom" ? issue.message : `${field}: ${issue?.message}`);
   }
-  const fileId = randomUUID();
+  const fileId = deps.style.newId();
   const blobName = blobNameFor(fileId, parsed.data.name);
   const expired = deps.faults.takeSas() !== undefined;
   const { url, sas } = deps.blobs.createUploadSas(blobName, expired);
   const document = {
-    itemId: randomUUID(),
+    itemId: deps.style.newId(),
     fileId,
     name: parsed.data.name,
     doctype: parsed.data.doctype,
-    // The spec never shows a document with several sub-documents; every new document starts at 1.
-    subdocid: 1,
+    subdocid: deps.style.subdocid(),
     container: CONTAINER,
     blobName,
     createdAt: new Date().toISOString(),
     owner: user.email,
   };
   deps.documents.add(document);
-  sendJson(res, 200, {
-    itemId: document.itemId,
-    fileId,
-    container: CONTAINER,
-    sas,
-    url,
-    subdocid: document.subdocid,
-    uploadendpoint: `${url}?${sas}`,
-  });
+  sendJson(res, 200, deps.style.createResponse({ itemId: document.itemId, fileId, container: CONTAINER, sas, url, subdocid: document.subdocid }));
 }
 
 function getUserInfo(res: ServerResponse, user: User): void {
@@ -141,7 +133,7 @@ async function applyFault(deps: ApiDeps, operation: Operation, req: IncomingMess
     return true;
   }
   const status = fault.status ?? 503;
-  sendError(res, status, status >= 500 ? "server_error" : "invalid_request", `sandbox fault: status ${status}`);
+  deps.style.sendError(res, status, status >= 500 ? "server_error" : "invalid_request", `sandbox fault: status ${status}`);
   return true;
 }
 
@@ -180,7 +172,7 @@ export function createApiServer(deps: ApiDeps): Server {
     handleApi(deps, req, res).catch((error: unknown) => {
       if (res.headersSent) return;
       if (error instanceof ApiError) {
-        sendError(res, error.status, error.code, error.description, error.headers);
+        deps.style.sendError(res, error.status, error.code, error.description, error.headers);
         return;
       }
       console.error("sandbox api: unexpected error", error);

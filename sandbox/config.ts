@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { responseStyles, type ResponseStyle } from "./response-style";
 
 export const authMethods = ["client_secret_post", "client_secret_basic", "none"] as const;
 export type AuthMethod = (typeof authMethods)[number];
@@ -21,6 +22,8 @@ export interface SandboxConfig {
   partnerClientSecret: string;
   partnerAuthMethod: AuthMethod;
   devClientId: string;
+  /** How the API words its answers (see response-style.ts); switchable at runtime via the admin routes. */
+  responseStyle: ResponseStyle;
   /** One log line per request on stdout; main turns it on, tests keep it off. */
   logRequests: boolean;
 }
@@ -53,6 +56,7 @@ const envSchema = {
   SANDBOX_PARTNER_CLIENT_SECRET: ["partnerClientSecret", name],
   SANDBOX_PARTNER_AUTH_METHOD: ["partnerAuthMethod", z.enum(authMethods, { error: `must be one of ${authMethods.join(", ")}` })],
   SANDBOX_DEV_CLIENT_ID: ["devClientId", name],
+  SANDBOX_RESPONSE_STYLE: ["responseStyle", z.enum(responseStyles, { error: `must be one of ${responseStyles.join(", ")}` })],
 } as const satisfies Record<string, readonly [keyof SandboxConfig, z.ZodType]>;
 
 export class ConfigError extends Error {}
@@ -94,6 +98,7 @@ export function resolveConfig(overrides: Partial<SandboxConfig> = {}): SandboxCo
     partnerClientSecret: overrides.partnerClientSecret ?? "partner-app-secret",
     partnerAuthMethod: overrides.partnerAuthMethod ?? "client_secret_post",
     devClientId: overrides.devClientId ?? "dev-client",
+    responseStyle: overrides.responseStyle ?? "standard",
     logRequests: overrides.logRequests ?? false,
   };
   if (config.partnerClientId === config.devClientId) {

@@ -8,6 +8,7 @@ import { DocumentRegistry } from "./documents";
 import { Faults } from "./faults";
 import { Stats } from "./stats";
 import { IssuedTokens } from "./issued-tokens";
+import { ResponseStyleSwitch } from "./response-style";
 
 export type { SandboxConfig } from "./config";
 export type { StatsSnapshot } from "./stats";
@@ -52,6 +53,7 @@ export async function startSandbox(overrides: Partial<SandboxConfig> = {}): Prom
     faults,
     stats,
     issued,
+    style: new ResponseStyleSwitch(config.responseStyle),
     hanging,
     outage: (part, ms) => {
       const [server, port] = part === "api" ? [api, config.apiPort] : [auth.server, config.authPort];

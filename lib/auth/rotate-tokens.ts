@@ -1,4 +1,5 @@
 import "server-only";
+import { errors as joseErrors } from "jose";
 import type { Account } from "next-auth";
 import { getConfig } from "@/lib/env";
 import { refreshTokens, TokenRefreshError } from "@/lib/esign/client";
@@ -21,6 +22,25 @@ function issuedTokens(response: TokenResponse, previousRefreshToken?: string): I
     accessTokenLifetime: response.expires_in,
     grantedScope: response.scope,
   };
+}
+
+/**
+ * OIDC Core §12.2: an id_token in a refresh response must verify like the sign-in one and name the same user.
+ * A failed check ends the session, unless the keys could not be fetched (then the refresh is retried).
+ */
+async function verifyRefreshedIdToken(response: TokenResponse, subject: string | undefined): Promise<void> {
+  if (!response.id_token) return;
+  let claimedSubject: string | undefined;
+  try {
+    claimedSubject = (await verifyIdToken(response.id_token)).sub;
+  } catch (error) {
+    const transient = !(error instanceof joseErrors.JOSEError) || error instanceof joseErrors.JWKSTimeout;
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new TokenRefreshError(transient ? "unavailable" : "rejected", `refreshed id_token not verified: ${detail}`);
+  }
+  if (subject && claimedSubject !== subject) {
+    throw new TokenRefreshError("rejected", "refreshed id_token names another subject");
+  }
 }
 
 /** Builds the session token from a completed sign-in, after verifying the id_token's signature. */
@@ -59,7 +79,12 @@ export async function rotateTokensIfNeeded(token: SessionToken): Promise<Session
     return isAccessTokenExpired(token) ? withoutTokens(token, "SessionExpired") : token;
   }
   try {
-    const issued = await getRefreshStore().run(refreshToken, async () => issuedTokens(await refreshTokens(refreshToken), refreshToken));
+    const issued = await getRefreshStore().run(refreshToken, async () => {
+      const response = await refreshTokens(refreshToken);
+      await verifyRefreshedIdToken(response, token.sub);
+      return issuedTokens(response, refreshToken);
+    });
+    // A refresh response without `scope` means the scope is unchanged (RFC 6749 §5.1).
     return { ...token, ...issued, grantedScope: issued.grantedScope ?? token.grantedScope };
   } catch (error) {
     if (error instanceof TokenRefreshError && error.reason === "unavailable") {

@@ -16,15 +16,34 @@ export const createDocumentInputSchema = z
   .strict();
 export type CreateDocumentInput = z.infer<typeof createDocumentInputSchema>;
 
-/** The spec's document-creation response; checked before any field is trusted. */
-export const createDocumentResultSchema = z.object({
-  itemId: z.uuid(),
-  fileId: z.uuid(),
-  container: z.string().min(1),
-  sas: z.string().min(1),
-  url: z.url(),
-  subdocid: z.number().int(),
-  uploadendpoint: z.url(),
+/**
+ * GUID text as the service may send it: any case, any variant/version bits, with or without braces or hyphens.
+ * The spec says "UUID format" without naming RFC 9562, and the app only shows the ids.
+ */
+const guidText = z
+  .string()
+  .trim()
+  .regex(/^\{?[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}\}?$/i, "must be a GUID");
+
+/** The spec's "integer", also when sent as a numeric string ("0"). */
+const integerLike = z.union([
+  z.number().int(),
+  z.string().trim().regex(/^-?\d+$/, "must be an integer").transform(Number),
+]);
+
+/**
+ * The spec's document-creation response. Only what the app uses is required: the ids it shows, the
+ * sub-document number and an absolute `uploadendpoint` (which carries the SAS). `container`, `sas` and
+ * `url` may be empty or missing; unknown fields are kept.
+ */
+export const createDocumentResultSchema = z.looseObject({
+  itemId: guidText,
+  fileId: guidText,
+  container: z.string().nullish(),
+  sas: z.string().nullish(),
+  url: z.string().nullish(),
+  subdocid: integerLike,
+  uploadendpoint: z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" }),
 });
 export type CreateDocumentResult = z.infer<typeof createDocumentResultSchema>;
 

@@ -19,6 +19,7 @@ describe("sandbox configuration", () => {
       partnerClientSecret: "partner-app-secret",
       partnerAuthMethod: "client_secret_post",
       devClientId: "dev-client",
+      responseStyle: "standard",
       logRequests: false,
     });
   });
@@ -36,6 +37,7 @@ describe("sandbox configuration", () => {
         SANDBOX_CORS_ORIGINS: "https://demo.example",
         SANDBOX_ACCESS_TOKEN_TTL: "60",
         SANDBOX_PARTNER_AUTH_METHOD: "client_secret_basic",
+        SANDBOX_RESPONSE_STYLE: "variant",
         SANDBOX_DEV_CLIENT_ID: "",
       }),
     ).toEqual({
@@ -43,6 +45,7 @@ describe("sandbox configuration", () => {
       corsOrigins: ["https://demo.example"],
       accessTokenTtl: 60,
       partnerAuthMethod: "client_secret_basic",
+      responseStyle: "variant",
     });
   });
 

@@ -1,0 +1,71 @@
+import "server-only";
+import { ConfigError, parseConfig, SANDBOX_DEFAULTS } from "@/lib/env";
+import { checkClientCredentials, checkRedirectUri, checkScopes } from "@/lib/doctor/client-checks";
+import { checkClock, checkDiscovery, checkEndpoints, checkJwks } from "@/lib/doctor/discovery-checks";
+import { contextFrom } from "@/lib/doctor/context";
+import { redact, type CheckResult } from "@/lib/doctor/report";
+import { checkApi, checkStorageCors } from "@/lib/doctor/service-checks";
+
+const skipped = (id: string, title: string, reason: string): CheckResult => ({ id, title, status: "skip", detail: reason });
+
+/**
+ * Checks a configuration end to end before any user signs in: configuration, discovery, keys, client
+ * credentials, redirect URI, scopes, API, storage CORS and clock. Creates nothing and needs no user.
+ */
+export async function runDoctor(env: Record<string, string | undefined>): Promise<CheckResult[]> {
+  const results = await runChecks(env);
+  // Nothing the checks write contains a secret; text echoed from a server passes through here all the same.
+  const secrets = [env.ESIGN_CLIENT_SECRET, env.AUTH_SECRET, SANDBOX_DEFAULTS.ESIGN_CLIENT_SECRET];
+  return results.map((r) => ({ ...r, detail: redact(r.detail, secrets), ...(r.fix ? { fix: redact(r.fix, secrets) } : {}) }));
+}
+
+async function runChecks(env: Record<string, string | undefined>): Promise<CheckResult[]> {
+  let config;
+  try {
+    config = parseConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return [
+      {
+        id: "config",
+        title: "Configuration",
+        status: "fail",
+        detail: error.problems.join("; "),
+        fix: "Correct the keys named above (README → Configuration); the app refuses to start with them too.",
+      },
+      skipped("service", "Service checks", "need a valid configuration"),
+    ];
+  }
+  // AUTH_URL was validated by parseConfig; AppConfig does not carry it because the app reads it through next-auth.
+  const ctx = contextFrom(config, env.AUTH_URL?.trim().replace(/\/+$/, "") || undefined);
+  const results: CheckResult[] = [
+    {
+      id: "config",
+      title: "Configuration",
+      status: "pass",
+      detail: `${config.usesSandbox ? "sandbox" : "service"} at ${config.authUrl} (auth) and ${config.apiUrl} (API), client ${config.clientId} (${config.clientSecret ? `confidential, ${config.tokenAuthMethod}` : "public, PKCE"})`,
+    },
+  ];
+  const { result: discoveryResult, discovery, serverDate } = await checkDiscovery(ctx);
+  results.push(discoveryResult);
+  const authServerUp = discovery !== undefined;
+  const notReached = "the auth server did not answer discovery";
+  const [jwks, client, redirect, api, storage] = await Promise.all([
+    authServerUp ? checkJwks(ctx, discovery) : skipped("jwks", "Signing keys (JWKS)", notReached),
+    authServerUp ? checkClientCredentials(ctx) : skipped("client", "Client credentials", notReached),
+    authServerUp ? checkRedirectUri(ctx) : skipped("redirect-uri", "Redirect URI", notReached),
+    checkApi(ctx),
+    checkStorageCors(ctx),
+  ]);
+  results.push(
+    authServerUp ? checkEndpoints(ctx, discovery) : skipped("endpoints", "Authorize and token endpoints", notReached),
+    jwks,
+    client,
+    redirect,
+    checkScopes(ctx, discovery),
+    api,
+    ...storage,
+    serverDate ? checkClock(serverDate) : skipped("clock", "Clock", notReached),
+  );
+  return results;
+}

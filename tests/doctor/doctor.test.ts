@@ -1,0 +1,230 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningSandbox } from "../../sandbox/index";
+import { startSandbox } from "../../sandbox/index";
+import type { CheckResult } from "@/lib/doctor/report";
+
+// Own ports (42xx, env-overridable) so the doctor tests never meet the contract (41xx), fuzz (45xx) or e2e sandboxes.
+const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const AUTH_PORT = port("DOCTOR_TEST_AUTH_PORT", 4200);
+const API_PORT = port("DOCTOR_TEST_API_PORT", 4201);
+const BLOB_PORT = port("DOCTOR_TEST_BLOB_PORT", 4202);
+/** Nothing listens here: "pointing nowhere" and "auth server down". */
+const DEAD_PORT = port("DOCTOR_TEST_DEAD_PORT", 4219);
+// App origins are only names in redirect URIs and CORS rules; no app runs for these tests.
+const APP = "http://localhost:4210"; // registered redirect URI and CORS origin
+const APP_NOT_REGISTERED = "http://localhost:4211"; // CORS origin only
+const APP_NO_CORS = "http://localhost:4212"; // redirect URI only
+
+const SECRET = "doctor-test-partner-secret";
+const WRONG_SECRET = "doctor-test-wrong-secret";
+const AUTH_SECRET = "doctor-test-auth-secret-0123456789abcdef0123";
+const root = path.resolve(import.meta.dirname, "../..");
+
+let sandbox: RunningSandbox;
+let workDir: string;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({
+    authPort: AUTH_PORT,
+    apiPort: API_PORT,
+    blobPort: BLOB_PORT,
+    // Registered client_secret_basic-only, so the app's default (client_secret_post) is "the wrong method".
+    partnerAuthMethod: "client_secret_basic",
+    partnerClientSecret: SECRET,
+    redirectUris: [`${APP}/api/auth/callback/esign`, `${APP_NO_CORS}/api/auth/callback/esign`],
+    corsOrigins: [APP, APP_NOT_REGISTERED],
+  });
+  // The doctor runs in an empty directory, so no developer's .env files take part unless a test writes one.
+  workDir = await mkdtemp(path.join(tmpdir(), "doctor-test-"));
+});
+
+afterAll(async () => {
+  await sandbox?.stop();
+  if (workDir) await rm(workDir, { recursive: true, force: true });
+});
+
+/** The configuration the partner would deploy with: everything right. */
+function goodEnv(): Record<string, string> {
+  return {
+    AUTH_SECRET,
+    AUTH_URL: APP,
+    ESIGN_AUTH_URL: `http://localhost:${AUTH_PORT}`,
+    ESIGN_API_URL: `http://localhost:${API_PORT}`,
+    ESIGN_CLIENT_ID: "partner-app",
+    ESIGN_CLIENT_SECRET: SECRET,
+    ESIGN_TOKEN_AUTH_METHOD: "client_secret_basic",
+    ESIGN_STORAGE_ORIGINS: `http://127.0.0.1:${BLOB_PORT}`,
+  };
+}
+
+type Run = { code: number; stdout: string; stderr: string };
+
+/** Runs `npm run doctor`'s command as a child process with exactly this environment (plus PATH). */
+function runDoctor(env: Record<string, string>, args: string[] = []): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      path.join(root, "node_modules/.bin/tsx"),
+      ["--tsconfig", path.join(root, "tsconfig.json"), "--conditions=react-server", path.join(root, "scripts/doctor.ts"), ...args],
+      { cwd: workDir, env: { PATH: process.env.PATH ?? "", NODE_ENV: "development", ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+async function runJson(env: Record<string, string>): Promise<{ run: Run; checks: CheckResult[] }> {
+  const run = await runDoctor(env, ["--json"]);
+  return { run, checks: (JSON.parse(run.stdout) as { checks: CheckResult[] }).checks };
+}
+
+const failed = (checks: CheckResult[]) => checks.filter((c) => c.status === "fail").map((c) => c.id);
+
+function expectNoSecretIn(run: Run) {
+  for (const secret of [SECRET, WRONG_SECRET, AUTH_SECRET]) {
+    expect(run.stdout).not.toContain(secret);
+    expect(run.stderr).not.toContain(secret);
+  }
+}
+
+describe("npm run doctor against the sandbox", () => {
+  it("passes every check with a right configuration and exits 0", async () => {
+    const run = await runDoctor(goodEnv());
+    console.log(run.stdout);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split("\n");
+    expect(lines.slice(0, -1).every((line) => line.startsWith("✓ "))).toBe(true);
+    expect(lines.at(-1)).toBe("All 10 checks passed.");
+    expectNoSecretIn(run);
+  });
+
+  it("prints the same checks as JSON with --json", async () => {
+    const { run, checks } = await runJson(goodEnv());
+    expect(run.code).toBe(0);
+    expect(checks.map((c) => c.id)).toEqual([
+      "config",
+      "discovery",
+      "endpoints",
+      "jwks",
+      "client",
+      "redirect-uri",
+      "scopes",
+      "api",
+      `storage-cors:http://127.0.0.1:${BLOB_PORT}`,
+      "clock",
+    ]);
+    expect(checks.every((c) => c.status === "pass")).toBe(true);
+  });
+
+  it("reads the secret from .env files in the working directory, like the app", async () => {
+    const env = goodEnv();
+    delete (env as Partial<typeof env>).ESIGN_CLIENT_SECRET;
+    await writeFile(path.join(workDir, ".env.local"), `ESIGN_CLIENT_SECRET=${WRONG_SECRET}\n`);
+    try {
+      const { run, checks } = await runJson(env);
+      expect(failed(checks)).toEqual(["client"]);
+      expect(run.code).toBe(1);
+      expectNoSecretIn(run);
+    } finally {
+      await rm(path.join(workDir, ".env.local"));
+    }
+  });
+
+  const cases: { name: string; env: () => Record<string, string>; failing: string[]; fix: RegExp }[] = [
+    {
+      name: "a wrong secret",
+      env: () => ({ ...goodEnv(), ESIGN_CLIENT_SECRET: WRONG_SECRET }),
+      failing: ["client"],
+      fix: /Copy ESIGN_CLIENT_ID and ESIGN_CLIENT_SECRET again from the partner portal/,
+    },
+    {
+      name: "the wrong auth method (app default client_secret_post, client registered client_secret_basic)",
+      env: () => {
+        const env: Partial<Record<string, string>> = goodEnv();
+        delete env.ESIGN_TOKEN_AUTH_METHOD;
+        return env as Record<string, string>;
+      },
+      failing: ["client"],
+      fix: /Set ESIGN_TOKEN_AUTH_METHOD=client_secret_basic/,
+    },
+    {
+      name: "an unregistered redirect URI",
+      env: () => ({ ...goodEnv(), AUTH_URL: APP_NOT_REGISTERED }),
+      failing: ["redirect-uri"],
+      fix: new RegExp(`Register exactly ${APP_NOT_REGISTERED}/api/auth/callback/esign as a redirect URI`),
+    },
+    {
+      name: "storage CORS without the app's origin",
+      env: () => ({ ...goodEnv(), AUTH_URL: APP_NO_CORS }),
+      failing: [`storage-cors:http://127.0.0.1:${BLOB_PORT}`],
+      fix: new RegExp(`Add a CORS rule on http://127.0.0.1:${BLOB_PORT}'s blob service: origin ${APP_NO_CORS}`),
+    },
+    {
+      name: "the API URL pointing nowhere",
+      env: () => ({ ...goodEnv(), ESIGN_API_URL: `http://127.0.0.1:${DEAD_PORT}` }),
+      failing: ["api"],
+      fix: /Check ESIGN_API_URL/,
+    },
+    {
+      name: "the auth server down",
+      env: () => ({ ...goodEnv(), ESIGN_AUTH_URL: `http://localhost:${DEAD_PORT}` }),
+      failing: ["discovery"],
+      fix: /Check ESIGN_AUTH_URL and that the auth server is up/,
+    },
+    {
+      name: "a public client asking for offline_access",
+      env: () => {
+        const env: Partial<Record<string, string>> = {
+          ...goodEnv(),
+          ESIGN_CLIENT_ID: "dev-client",
+          ESIGN_SCOPES: "openid email service.api offline_access",
+        };
+        delete env.ESIGN_CLIENT_SECRET;
+        delete env.ESIGN_TOKEN_AUTH_METHOD;
+        return env as Record<string, string>;
+      },
+      failing: ["scopes"],
+      fix: /Remove offline_access from ESIGN_SCOPES/,
+    },
+    {
+      name: "a client asking for a scope it may not have (dev-client and profile)",
+      env: () => {
+        const env: Partial<Record<string, string>> = { ...goodEnv(), ESIGN_CLIENT_ID: "dev-client", ESIGN_SCOPES: "openid profile email service.api" };
+        delete env.ESIGN_CLIENT_SECRET;
+        delete env.ESIGN_TOKEN_AUTH_METHOD;
+        return env as Record<string, string>;
+      },
+      failing: ["redirect-uri"],
+      fix: /Remove the scopes this client may not request from ESIGN_SCOPES/,
+    },
+  ];
+
+  it.each(cases)("reports $name as that one ✗ with its fix and exits 1", async ({ env, failing, fix }) => {
+    const text = await runDoctor(env());
+    expect(text.code).toBe(1);
+    const failure = text.stdout.split("\n").findIndex((line) => line.startsWith("✗ "));
+    expect(text.stdout.split("\n")[failure + 1]).toMatch(/^ {4}fix: /);
+    expect(text.stdout).toMatch(fix);
+    expectNoSecretIn(text);
+
+    const { run, checks } = await runJson(env());
+    expect(run.code).toBe(1);
+    expect(failed(checks)).toEqual(failing);
+    expect(checks.find((c) => c.status === "fail")?.fix).toMatch(fix);
+  });
+
+  it("leaves nothing behind: no token issued, no grant, no document", async () => {
+    const [tokens, stats, documents] = await Promise.all(
+      ["issued-tokens", "stats", "documents"].map(async (route) => (await fetch(`${sandbox.apiUrl}/_sandbox/${route}`)).json()),
+    );
+    expect(tokens).toEqual({ tokens: [] });
+    expect(stats.grants).toEqual({ authorization_code: 0, refresh_token: 0 });
+    expect(documents).toEqual({ documents: [] });
+    // It did talk to the token endpoint: every answer was a refusal of the made-up code or of the client.
+    const statuses = Object.keys(stats.operations.token);
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.every((status) => status === "400" || status === "401")).toBe(true);
+  });
+});
