@@ -2,6 +2,7 @@ import NextAuth, { type DefaultSession } from "next-auth";
 import { getConfig } from "@/lib/env";
 import { esignProvider } from "@/lib/auth/esign-provider";
 import { safeRedirect } from "@/lib/auth/safe-redirect";
+import { logAuthError } from "@/lib/auth/auth-error-log";
 import { rotateTokensIfNeeded, tokenFromSignIn } from "@/lib/auth/rotate-tokens";
 import { SESSION_MAX_AGE_SECONDS, type SessionError, type SessionToken } from "@/lib/auth/session-token";
 
@@ -29,6 +30,8 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
     providers: [esignProvider(config)],
     session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
     pages: { signIn: "/", error: "/auth/error" },
+    // Tells a stale sign-in link from a configuration error, in the log and on the error page.
+    logger: { error: logAuthError },
     callbacks: {
       redirect: ({ url, baseUrl }) => safeRedirect(url, baseUrl),
       async jwt({ token, account }) {

@@ -74,7 +74,7 @@ export default defineConfig({
         SANDBOX_API_PORT: String(ports.api),
         SANDBOX_BLOB_PORT: String(ports.blob),
         SANDBOX_ACCESS_TOKEN_TTL: String(ACCESS_TOKEN_TTL_SECONDS),
-        SANDBOX_REDIRECT_URIS: [urls.app, urls.devClientApp].map((u) => `${u}/api/auth/callback/esign`).join(","),
+        SANDBOX_REDIRECT_URIS: [urls.app, urls.devClientApp, urls.misconfiguredApp].map((u) => `${u}/api/auth/callback/esign`).join(","),
         SANDBOX_CORS_ORIGINS: [urls.app, urls.devClientApp].join(","),
       },
     },

@@ -1,17 +1,28 @@
 "use server";
+import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
-import { signIn, signOut } from "@/auth";
-import { isAuthServerReachable } from "@/lib/auth/auth-server-status";
+import { signOut } from "@/auth";
+import { endSessionUrl } from "@/lib/auth/end-session";
+import { FRESH_LOGIN_COOKIE, markerCookieOptions, usesSecureCookies } from "@/lib/auth/sign-in-markers";
+import { sameOriginPath, startSignIn } from "@/lib/auth/start-sign-in";
 
 /** Starts the authorization code flow with the service; returns to `/account` (or a same-origin path). */
 export async function signInWithEsign(formData: FormData) {
-  const requested = formData.get("callbackUrl");
-  // Only same-origin paths: never let a form field send the user to another site after sign-in.
-  const redirectTo = typeof requested === "string" && /^\/(?![/\\])/.test(requested) ? requested : "/account";
-  if (!(await isAuthServerReachable())) redirect("/auth/error?error=ServiceUnavailable");
-  await signIn("esign", { redirectTo });
+  await startSignIn(sameOriginPath(formData.get("callbackUrl")));
 }
 
+/** Sign-in that asks the service for a fresh login, whoever is signed in there. */
+export async function signInWithAnotherAccount() {
+  await startSignIn("/account", { anotherAccount: true });
+}
+
+/**
+ * Signs out of the app, then of the service too where it offers RP-initiated logout. Either way the
+ * next sign-in in this browser asks the service for a fresh login.
+ */
 export async function signOutOfApp() {
-  await signOut({ redirectTo: "/" });
+  const endSession = await endSessionUrl();
+  await signOut({ redirect: false });
+  (await cookies()).set(FRESH_LOGIN_COOKIE, "1", markerCookieOptions(FRESH_LOGIN_COOKIE, usesSecureCookies()));
+  redirect(endSession ?? "/");
 }

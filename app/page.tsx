@@ -2,6 +2,7 @@ import Link from "next/link";
 import { auth } from "@/auth";
 import { AuthErrorAlert } from "@/components/auth-error-alert";
 import { SignInButton } from "@/components/sign-in-button";
+import { UseAnotherAccountButton } from "@/components/use-another-account-button";
 import { buttonClasses } from "@/components/ui/button";
 
 export default async function HomePage({ searchParams }: { searchParams: Promise<{ error?: string | string[] }> }) {
@@ -26,7 +27,10 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
             Go to your account
           </Link>
         ) : (
-          <SignInButton size="lg" />
+          <>
+            <SignInButton size="lg" />
+            <UseAnotherAccountButton size="lg" />
+          </>
         )}
       </div>
       <ul className="grid gap-4 pt-4 text-left sm:grid-cols-3">

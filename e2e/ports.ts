@@ -11,6 +11,8 @@ export const ports = {
   auth: port("E2E_AUTH_PORT", 4000),
   api: port("E2E_API_PORT", 4001),
   blob: port("E2E_BLOB_PORT", 4002),
+  /** An app with a wrong client secret, started by e2e/auth/sign-in-paths.spec.ts alone. */
+  misconfiguredApp: port("E2E_MISCONFIGURED_APP_PORT", 4310),
 };
 
 export const urls = {
@@ -19,6 +21,7 @@ export const urls = {
   auth: `http://localhost:${ports.auth}`,
   api: `http://127.0.0.1:${ports.api}`,
   blob: `http://127.0.0.1:${ports.blob}`,
+  misconfiguredApp: `http://localhost:${ports.misconfiguredApp}`,
 };
 
 /** Short enough that tests see several expiries, long enough for a sign-in to finish. */

@@ -22,6 +22,10 @@ const messages: Record<string, AuthErrorMessage> = {
     title: "Sign-in did not complete",
     body: "Your sign-in could not be confirmed with the e-signature service — the link may have expired or the service may be unavailable. Please try again.",
   },
+  LinkExpired: {
+    title: "This sign-in link has expired or was already used",
+    body: "Sign in again to continue. This happens after using the back button, an old link, or signing in from two tabs at once.",
+  },
   Configuration: {
     title: "Sign-in is not available right now",
     body: "The app could not complete sign-in with the e-signature service. It may be unreachable, or the app's connection settings may be wrong. Please try again shortly; if it persists, contact the app's administrator.",

@@ -12,7 +12,10 @@ import { handleInteraction } from "./interactions";
 import { handleTokenRequest } from "./token-endpoint";
 import { logRequest, sendError } from "./http-utils";
 import { renderErrorPage } from "./views/error";
+import { renderSignedOut, renderSignOutConfirm } from "./views/sign-out";
 import { createOidcStore } from "./oidc-store";
+
+type LogoutContext = { type: string; body: string; oidc: { session?: { accountId?: string }; client?: { clientId: string } } };
 
 async function generateSigningKey(): Promise<object> {
   const { privateKey } = await promisify(generateKeyPair)("rsa", { modulusLength: 2048 });
@@ -46,7 +49,26 @@ export async function createProvider(
     // The app reads email and name from the id_token; the library would otherwise keep them for userinfo only.
     conformIdTokenClaims: false,
     responseTypes: ["code"],
-    features: { devInteractions: { enabled: false } },
+    features: {
+      devInteractions: { enabled: false },
+      // RP-initiated logout (discovery's end_session_endpoint), on the sandbox's own pages.
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: async (ctx: LogoutContext, form: string) => {
+          const accountId = ctx.oidc.session?.accountId;
+          ctx.type = "html";
+          ctx.body = renderSignOutConfirm({
+            form,
+            userName: accountId ? findUserById(accountId)?.name : undefined,
+            clientId: ctx.oidc.client?.clientId,
+          });
+        },
+        postLogoutSuccessSource: async (ctx: LogoutContext) => {
+          ctx.type = "html";
+          ctx.body = renderSignedOut();
+        },
+      },
+    },
     // Errors that cannot go back to the client (bad redirect_uri, unknown client) are shown to the user.
     renderError: async (ctx: { type: string; body: string }, out: { error: string; error_description?: string }) => {
       ctx.type = "html";

@@ -17,6 +17,8 @@ export interface RegisteredClient {
 export function buildClients(config: SandboxConfig): RegisteredClient[] {
   const partnerScope = ["openid", "profile", "email", "service.app", "service.api", "offline_access"];
   const devScope = ["openid", "email", "service.api"];
+  // RP-initiated logout returns to the start page of each app that may sign in.
+  const postLogoutRedirectUris = [...new Set(config.redirectUris.map((uri) => `${new URL(uri).origin}/`))];
   return [
     {
       clientId: config.partnerClientId,
@@ -28,6 +30,7 @@ export function buildClients(config: SandboxConfig): RegisteredClient[] {
         ...(config.partnerAuthMethod === "none" ? {} : { client_secret: config.partnerClientSecret }),
         token_endpoint_auth_method: config.partnerAuthMethod,
         redirect_uris: config.redirectUris,
+        post_logout_redirect_uris: postLogoutRedirectUris,
         grant_types: ["authorization_code", "refresh_token"],
         response_types: ["code"],
         scope: partnerScope.join(" "),
@@ -42,6 +45,7 @@ export function buildClients(config: SandboxConfig): RegisteredClient[] {
         client_id: config.devClientId,
         token_endpoint_auth_method: "none",
         redirect_uris: config.redirectUris,
+        post_logout_redirect_uris: postLogoutRedirectUris,
         grant_types: ["authorization_code"],
         response_types: ["code"],
         scope: devScope.join(" "),

@@ -27,6 +27,11 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   return new URLSearchParams((await readBody(req, FORM_LIMIT)).toString("utf8"));
 }
 
+/** The name of the person the service's session belongs to, if any (shown when a fresh login is asked for). */
+function signedInName(details: Awaited<ReturnType<Provider["interactionDetails"]>>): string | undefined {
+  return details.session ? findUserById(details.session.accountId)?.name : undefined;
+}
+
 /** Scopes named on the consent page: those requested, in the order asked. */
 function requestedScopes(scope: string | undefined): string[] {
   return [...new Set((scope ?? "").split(" ").filter(Boolean))];
@@ -50,7 +55,7 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
     const redirectUri = details.params.redirect_uri;
     if (action === undefined) {
       if (details.prompt.name === "login") {
-        sendHtml(res, 200, renderSignIn({ uid: details.uid, clientId }), redirectUri);
+        sendHtml(res, 200, renderSignIn({ uid: details.uid, clientId, signedInAs: signedInName(details) }), redirectUri);
       } else {
         const user = details.session ? findUserById(details.session.accountId) : undefined;
         sendHtml(res, 200, renderConsent({
@@ -68,7 +73,7 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
         sendHtml(
           res,
           401,
-          renderSignIn({ uid: details.uid, clientId, email, error: "Wrong email or password. Please try again." }),
+          renderSignIn({ uid: details.uid, clientId, email, error: "Wrong email or password. Please try again.", signedInAs: signedInName(details) }),
           redirectUri,
         );
       } else {

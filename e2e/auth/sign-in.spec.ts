@@ -11,6 +11,8 @@ test.describe("sign-in with the service", () => {
     await expect(page.getByTestId("granted-scopes")).toContainText("offline_access");
 
     await page.getByRole("button", { name: "Sign out" }).click();
+    // The sandbox publishes an end_session_endpoint: the service asks whether to end its session too.
+    await page.getByRole("button", { name: "Yes, sign me out" }).click();
     await page.waitForURL((url) => url.pathname === "/");
     await expect(page.getByRole("main").getByRole("button", { name: "Sign in with eSign" })).toBeVisible();
     const res = await page.request.get("/api/account");

@@ -53,7 +53,7 @@ test.describe("security headers and cookies", () => {
 
   test("a callback URL on another site does not survive sign-in", async ({ page }) => {
     await page.goto("/");
-    const form = page.getByRole("main").locator("form");
+    const form = page.getByRole("main").locator("form").filter({ has: page.getByRole("button", { name: "Sign in with eSign" }) });
     await form.evaluate((el) => {
       const input = document.createElement("input");
       input.type = "hidden";

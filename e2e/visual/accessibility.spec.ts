@@ -50,3 +50,16 @@ test("the customer-not-found state meets WCAG 2.1 AA rules", async ({ page }) =>
   await expect(page.getByTestId("customer-not-found")).toBeVisible();
   await expectNoViolations(page, "account without customer");
 });
+
+test("the expired-link message and the sandbox's sign-out and fresh sign-in pages meet WCAG 2.1 AA rules", async ({ page }) => {
+  await page.goto("/auth/error?error=LinkExpired");
+  await expectNoViolations(page, "expired sign-in link");
+  await signIn(page, users.alice);
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page.getByRole("button", { name: "Yes, sign me out" })).toBeVisible();
+  await expectNoViolations(page, "sandbox sign-out");
+  await page.getByRole("button", { name: "No, stay signed in" }).click();
+  await page.getByRole("main").getByRole("button", { name: "Use another account" }).click();
+  await expect(page.getByTestId("signed-in-as")).toBeVisible();
+  await expectNoViolations(page, "sandbox sign-in naming who is signed in");
+});

@@ -65,3 +65,19 @@ test("account page for a user without a customer account", async ({ page }) => {
   await expect(page.getByTestId("customer-not-found")).toBeVisible();
   await capture(page, "account-customer-not-found");
 });
+
+test("expired sign-in link, the service's sign-out page and its sign-in naming who is signed in", async ({ page }) => {
+  await page.goto("/auth/error?error=LinkExpired");
+  await expect(page.getByTestId("auth-error")).toContainText("expired or was already used");
+  await capture(page, "auth-error-link-expired");
+
+  await signIn(page, users.alice);
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page.getByRole("button", { name: "Yes, sign me out" })).toBeVisible();
+  await capture(page, "sandbox-sign-out");
+
+  await page.getByRole("button", { name: "No, stay signed in" }).click();
+  await page.getByRole("main").getByRole("button", { name: "Use another account" }).click();
+  await expect(page.getByTestId("signed-in-as")).toContainText(users.alice.name);
+  await capture(page, "sandbox-sign-in-signed-in-as");
+});

@@ -52,6 +52,7 @@ export async function tokenFromSignIn(token: SessionToken, account: Account): Pr
     name: token.name,
     email: token.email,
     sub: account.providerAccountId,
+    idToken: account.id_token,
     ...issuedTokens(
       {
         access_token: account.access_token,

@@ -14,6 +14,8 @@ export type SessionToken = JWT & {
   accessTokenLifetime?: number;
   grantedScope?: string;
   requestedScope?: string;
+  /** Kept only as `id_token_hint` for ending the service's session at sign-out (lib/auth/end-session.ts). */
+  idToken?: string;
   error?: SessionError;
 };
 

@@ -14,7 +14,7 @@ export default async function AuthErrorPage({ searchParams }: { searchParams: Pr
       <h1 className="text-2xl font-bold text-slate-900">We could not sign you in</h1>
       <AuthErrorAlert code={code} />
       <div className="flex flex-wrap gap-3">
-        <SignInButton label="Try again" />
+        <SignInButton label={code === "LinkExpired" ? "Sign in again" : "Try again"} />
         <Link href="/" className={buttonClasses("secondary")}>
           Back to the start page
         </Link>

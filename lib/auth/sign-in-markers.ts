@@ -1,0 +1,32 @@
+import "server-only";
+
+/**
+ * Two small HttpOnly cookies that steer the next sign-in; neither holds anything secret.
+ *
+ * - `RESTARTED_COOKIE`: this browser's sign-in was restarted automatically after a failed callback
+ *   check. A second failure while it is set ends on the expired-link message instead of restarting
+ *   again, so the restart can never loop. Cleared by a successful sign-in or by that message.
+ * - `FRESH_LOGIN_COOKIE`: the person signed out on purpose. Until the next successful sign-in, the
+ *   service is asked for a fresh login (`prompt=login`) so that the next person is not waved through
+ *   on the previous person's session at the service.
+ */
+export const RESTARTED_COOKIE = "esign.sign-in-restarted";
+export const FRESH_LOGIN_COOKIE = "esign.fresh-login";
+
+const RESTARTED_MAX_AGE_SECONDS = 10 * 60;
+const FRESH_LOGIN_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
+
+export function markerCookieOptions(name: typeof RESTARTED_COOKIE | typeof FRESH_LOGIN_COOKIE, secure: boolean) {
+  return {
+    httpOnly: true,
+    sameSite: "lax" as const,
+    path: "/",
+    secure,
+    maxAge: name === RESTARTED_COOKIE ? RESTARTED_MAX_AGE_SECONDS : FRESH_LOGIN_MAX_AGE_SECONDS,
+  };
+}
+
+/** Whether cookies of this app are sent over https only (Auth.js's rule: the public URL's scheme). */
+export function usesSecureCookies(requestUrl = ""): boolean {
+  return (process.env.AUTH_URL ?? requestUrl).startsWith("https:");
+}

@@ -1,0 +1,85 @@
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { NextRequest } from "next/server";
+import { encode } from "next-auth/jwt";
+import { InvalidCheck } from "@auth/core/errors";
+import { handleCallback } from "@/lib/auth/callback-recovery";
+import { logAuthError } from "@/lib/auth/auth-error-log";
+
+const SECRET = "unit-test-auth-secret-0123456789abcdef0123456789";
+const CALLBACK = "http://localhost:3000/api/auth/callback/esign?code=c&state=s";
+
+function callbackRequest(cookies: Record<string, string>): NextRequest {
+  const cookie = Object.entries(cookies).map(([name, value]) => `${name}=${value}`).join("; ");
+  return new NextRequest(CALLBACK, { headers: cookie ? { cookie } : {} });
+}
+
+/** What Auth.js does: report the error to its logger, then redirect with the given cookies. */
+function authJs(location: string, setCookies: string[] = [], error?: Error) {
+  return async () => {
+    if (error) logAuthError(error);
+    const headers = new Headers({ location });
+    for (const c of setCookies) headers.append("set-cookie", c);
+    return new Response(null, { status: 302, headers });
+  };
+}
+
+const failedCheck = () => authJs("http://localhost:3000/auth/error?error=Configuration", [], new InvalidCheck("state cookie was missing"));
+const setCookieNames = (res: Response) => res.headers.getSetCookie().map((c) => c.split("=")[0]);
+
+beforeAll(() => {
+  vi.stubEnv("AUTH_SECRET", SECRET);
+});
+
+beforeEach(() => {
+  vi.spyOn(console, "warn").mockImplementation(() => {});
+  vi.spyOn(console, "error").mockImplementation(() => {});
+});
+
+describe("handleCallback", () => {
+  it("keeps Auth.js's session cookie on a successful sign-in and clears both sign-in markers", async () => {
+    const res = await handleCallback(
+      callbackRequest({ "esign.fresh-login": "1", "esign.sign-in-restarted": "1" }),
+      authJs("http://localhost:3000/account", ["authjs.session-token=new-session; Path=/; HttpOnly; SameSite=Lax"]),
+    );
+    expect(res.headers.get("location")).toBe("http://localhost:3000/account");
+    const cookies = res.headers.getSetCookie();
+    expect(cookies).toContain("authjs.session-token=new-session; Path=/; HttpOnly; SameSite=Lax");
+    expect(cookies.filter((c) => /^esign\.(fresh-login|sign-in-restarted)=;.*Max-Age=0/i.test(c))).toHaveLength(2);
+  });
+
+  it("leaves a configuration error as Auth.js reported it", async () => {
+    const refused = Object.assign(new Error("client refused"), { type: "CallbackRouteError" });
+    const res = await handleCallback(
+      callbackRequest({ "authjs.state": "x" }),
+      authJs("http://localhost:3000/auth/error?error=Configuration", [], refused),
+    );
+    expect(res.headers.get("location")).toBe("http://localhost:3000/auth/error?error=Configuration");
+  });
+
+  it("sends a signed-in person whose callback failed its check to where they were going", async () => {
+    const session = await encode({ token: { name: "Alice", accessToken: "at" }, secret: SECRET, salt: "authjs.session-token" });
+    const res = await handleCallback(
+      callbackRequest({ "authjs.session-token": session, "authjs.callback-url": encodeURIComponent("http://localhost:3000/documents") }),
+      failedCheck(),
+    );
+    expect(res.headers.get("location")).toBe("http://localhost:3000/documents");
+  });
+
+  it("restarts a sign-in in progress once, marking the restart", async () => {
+    const res = await handleCallback(callbackRequest({ "authjs.state": "other-tab", "authjs.pkce.code_verifier": "v" }), failedCheck());
+    expect(res.headers.get("location")).toBe("http://localhost:3000/auth/restart?callbackUrl=%2Faccount");
+    expect(setCookieNames(res)).toEqual(["esign.sign-in-restarted"]);
+  });
+
+  it("ends on the expired-link message when the restarted sign-in fails again, and drops the mark", async () => {
+    const res = await handleCallback(callbackRequest({ "authjs.state": "x", "esign.sign-in-restarted": "1" }), failedCheck());
+    expect(res.headers.get("location")).toBe("http://localhost:3000/auth/error?error=LinkExpired");
+    expect(res.headers.getSetCookie()[0]).toMatch(/^esign\.sign-in-restarted=;.*Max-Age=0/i);
+  });
+
+  it("shows the expired-link message for a stale link with no sign-in in progress", async () => {
+    const res = await handleCallback(callbackRequest({}), failedCheck());
+    expect(res.headers.get("location")).toBe("http://localhost:3000/auth/error?error=LinkExpired");
+    expect(res.headers.getSetCookie()).toEqual([]);
+  });
+});
