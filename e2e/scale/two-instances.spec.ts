@@ -39,6 +39,8 @@ let b: Instance;
 let context: BrowserContext;
 let page: Page;
 let inspector: ReturnType<typeof createClient>;
+/** What the browser saw (headers and textual bodies), checked for tokens at the end. */
+const browserSaw: string[] = [];
 
 async function startInstance(name: "A" | "B", appPort: number): Promise<Instance> {
   const logs: string[] = [];
@@ -113,6 +115,11 @@ test.beforeAll(async ({ browser }: { browser: Browser }) => {
   // Cookies are per host, not per port: the session cookie set by A is sent to B too, as behind one balancer.
   context = await browser.newContext({ baseURL: a.url });
   page = await context.newPage();
+  context.on("response", async (res) => {
+    const type = res.headers()["content-type"] ?? "";
+    const body = /json|text|javascript|html|x-component/.test(type) ? await res.text().catch(() => "") : "";
+    browserSaw.push(`${res.url()}\n${JSON.stringify(await res.allHeaders().catch(() => ({})))}\n${body}`);
+  });
   await page.goto("/");
   await page.getByRole("main").getByRole("button", { name: "Sign in with eSign" }).click();
   await fillSandboxSignIn(page, users.alice);
@@ -247,7 +254,7 @@ test("the lock holder dies mid-refresh: the session survives or asks to sign in 
   console.log(`holder death: B answered ${result.status}${result.code ? ` ${result.code}` : ""} after ${result.ms} ms (${result.status === 200 ? "session survived" : "clean sign-in-again"})`);
 });
 
-test("Redis holds no token or secret, and every key is gone after the grace period; app logs hold no token", async () => {
+test("Redis holds no token or secret, and every key is gone after the grace period; app logs and the browser hold no token", async () => {
   test.setTimeout(REPLAY_GRACE_MS + 30_000);
   expect(await scanRedis()).toBeGreaterThan(0);
   await expect.poll(() => inspector.dbSize(), { timeout: REPLAY_GRACE_MS + 10_000, intervals: [1_000] }).toBe(0);
@@ -257,5 +264,11 @@ test("Redis holds no token or secret, and every key is gone after the grace peri
     const text = instance.logs.join("\n");
     expect(text.length).toBeGreaterThan(0);
     for (const secret of secrets) expect(text.includes(secret), `instance ${instance.name}'s log contains a token or secret`).toBe(false);
+  }
+  const cookies = JSON.stringify(await context.cookies());
+  expect(browserSaw.length).toBeGreaterThan(0);
+  for (const secret of secrets) {
+    expect(cookies.includes(secret), "a cookie contains a token or secret").toBe(false);
+    expect(browserSaw.filter((text) => text.includes(secret)), "responses the browser saw with a token or secret").toEqual([]);
   }
 });
