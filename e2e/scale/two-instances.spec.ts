@@ -82,8 +82,8 @@ const spread = (n: number, request: APIRequestContext = page.request) =>
   Promise.all(Array.from({ length: n }, (_, i) => account(request, i % 2 ? b : a)));
 
 const waitForExpiry = () => page.waitForTimeout(TTL_SECONDS * 1000 + 500);
-const warnings = (instance: Instance) => instance.logs.filter((l) => l.includes(WARNING) && l.includes("unreachable"));
-const recoveries = (instance: Instance) => instance.logs.filter((l) => l.includes(WARNING) && l.includes("reachable again"));
+const warnings = (instance: Instance) => instance.logs.filter((l) => l.includes(WARNING) && l.includes("is unavailable"));
+const recoveries = (instance: Instance) => instance.logs.filter((l) => l.includes(WARNING) && l.includes("available again"));
 
 /** Every key and value in Redis: none may contain a token the sandbox issued or a secret; every key expires. */
 async function scanRedis(): Promise<number> {

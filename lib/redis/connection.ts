@@ -32,7 +32,6 @@ function createFailFastClient(url: string) {
 export type RedisClient = ReturnType<typeof createFailFastClient>;
 
 export type RedisConnection = {
-  readonly client: RedisClient;
   /** False from the first failure of an outage until Redis answers again. */
   readonly available: boolean;
   /** Runs one Redis operation; a failure marks the outage (one warning) and is rethrown. */
@@ -56,12 +55,12 @@ export function connectRedis(url: string, log: Log = console): RedisConnection {
     if (!available) return;
     available = false;
     const reason = error instanceof Error ? error.message : String(error);
-    log.warn(`refresh store: Redis at ${where} is unreachable (${reason}); each instance coordinates token refreshes on its own until it returns`);
+    log.warn(`refresh store: Redis at ${where} is unavailable (${reason}); each instance coordinates token refreshes on its own until it returns`);
   };
   const recovered = () => {
     if (available) return;
     available = true;
-    log.info(`refresh store: Redis at ${where} is reachable again; token refreshes are coordinated across instances`);
+    log.info(`refresh store: Redis at ${where} is available again; token refreshes are coordinated across instances`);
   };
   // Without an 'error' listener node-redis would crash the process on the first dropped connection.
   client.on("error", failed);
@@ -72,13 +71,12 @@ export function connectRedis(url: string, log: Log = console): RedisConnection {
   client.connect().catch(failed);
 
   return {
-    client,
     get available() {
       return available;
     },
     async attempt<T>(operation: (client: RedisClient) => Promise<T>): Promise<T> {
       try {
-        // The first commands of a fresh process wait for the first connection (within the same deadline)
+        // The first commands of a fresh process wait for the first connection (up to the connect timeout)
         // instead of failing on the offline check; after that, a disconnected client fails at once.
         if (!everReady && available) await withDeadline(firstReady, CONNECT_TIMEOUT_MS);
         const result = await withDeadline(operation(client), REDIS_COMMAND_TIMEOUT_MS);

@@ -172,7 +172,7 @@ describe("createRedisRefreshStore (real redis-server)", () => {
     }
     expect(a.log.warn).toHaveLength(1);
     expect(b.log.warn).toHaveLength(1);
-    expect(a.log.warn[0]).toContain("unreachable");
+    expect(a.log.warn[0]).toContain("is unavailable");
     expect(a.log.warn[0]).not.toContain("redis://");
 
     redis = await startRedisServer(PORT);
