@@ -70,6 +70,12 @@ const schema = z
       .string({ error: "AUTH_SECRET is required (generate one with `npx auth secret`; `npm run demo` writes one to .env.local)" })
       .min(32, "AUTH_SECRET must be at least 32 characters (generate one with `npx auth secret`)"),
     AUTH_URL: httpUrl("AUTH_URL").optional(),
+    REDIS_URL: z
+      .string()
+      .trim()
+      // Empty means unset, so a blank line in an env file keeps the in-memory store.
+      .refine((v) => v === "" || (URL.canParse(v) && /^rediss?:$/.test(new URL(v).protocol)), "REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379")
+      .optional(),
   });
 
 /** Rules that span several keys; checked on the raw values so they are reported alongside per-key problems. */
@@ -114,6 +120,8 @@ export type AppConfig = {
   requestTimeoutMs: number;
   authSecret: string;
   usesSandbox: boolean;
+  /** Set when several instances share refresh coordination through Redis (lib/auth/redis-refresh-store.ts). */
+  redisUrl: string | undefined;
 };
 
 export class ConfigError extends Error {
@@ -149,6 +157,7 @@ export function parseConfig(source: Record<string, string | undefined>): AppConf
     requestTimeoutMs: env.ESIGN_REQUEST_TIMEOUT_MS,
     authSecret: env.AUTH_SECRET,
     usesSandbox,
+    redisUrl: env.REDIS_URL || undefined,
   };
 }
 

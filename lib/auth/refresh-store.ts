@@ -1,15 +1,17 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { TokenRefreshError } from "@/lib/esign/client";
+import { getConfig } from "@/lib/env";
+import { getRedisConnection } from "@/lib/redis/connection";
+import { createRedisRefreshStore, LOCK_MARGIN_MS } from "@/lib/auth/redis-refresh-store";
 
 /**
  * Coordinates token refreshes so that one refresh token is redeemed once.
  *
  * The service rotates refresh tokens and revokes the grant when a used one comes back, so every
  * request that arrives with the same (old) refresh token must share one result: those in flight
- * together, and those sent by the browser before it received the rotated cookie. An implementation
- * for several app instances needs a shared store with a lock (e.g. Redis SET NX + a result key
- * with the same grace period); this in-memory one serves a single process.
+ * together, and those sent by the browser before it received the rotated cookie. The in-memory store
+ * serves a single process; with REDIS_URL set, several instances share one (redis-refresh-store.ts).
  */
 export type RefreshStore = {
   run<T>(refreshToken: string, refresh: () => Promise<T>): Promise<T>;
@@ -57,13 +59,26 @@ const STORE_KEY = Symbol.for("esign.refreshStore");
 type GlobalWithStore = typeof globalThis & { [STORE_KEY]?: RefreshStore };
 
 /**
- * The process-wide store. It lives on globalThis because Next's production build gives the proxy,
- * route handlers and pages separate module instances within one process.
+ * The process-wide store: shared through Redis when REDIS_URL is set, else in memory. It lives on
+ * globalThis because Next's production build gives the proxy, route handlers and pages separate module
+ * instances within one process.
  */
 export function getRefreshStore(): RefreshStore {
   const g = globalThis as GlobalWithStore;
-  g[STORE_KEY] ??= createMemoryRefreshStore();
+  g[STORE_KEY] ??= createConfiguredRefreshStore();
   return g[STORE_KEY];
+}
+
+function createConfiguredRefreshStore(): RefreshStore {
+  const { redisUrl, authSecret, requestTimeoutMs } = getConfig();
+  if (!redisUrl) return createMemoryRefreshStore();
+  return createRedisRefreshStore({
+    connection: getRedisConnection(redisUrl),
+    secret: authSecret,
+    local: createMemoryRefreshStore(),
+    lockTtlMs: requestTimeoutMs + LOCK_MARGIN_MS,
+    graceMs: REPLAY_GRACE_MS,
+  });
 }
 
 /** Replaces the process-wide store: a shared one for several instances, or a pass-through in benchmarks. */

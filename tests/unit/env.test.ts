@@ -116,3 +116,21 @@ describe("parseConfig", () => {
     ]);
   });
 });
+
+describe("REDIS_URL", () => {
+  it("is optional: unset or blank keeps the in-process refresh store", () => {
+    expect(parseConfig({ AUTH_SECRET: secret }).redisUrl).toBeUndefined();
+    expect(parseConfig({ AUTH_SECRET: secret, REDIS_URL: "" }).redisUrl).toBeUndefined();
+  });
+
+  it("accepts redis:// and rediss:// URLs", () => {
+    expect(parseConfig({ AUTH_SECRET: secret, REDIS_URL: "redis://127.0.0.1:6379" }).redisUrl).toBe("redis://127.0.0.1:6379");
+    expect(parseConfig({ AUTH_SECRET: secret, REDIS_URL: "rediss://cache.example.com:6380" }).redisUrl).toBe("rediss://cache.example.com:6380");
+  });
+
+  it("names the key when it is not a Redis URL", () => {
+    for (const bad of ["http://127.0.0.1:6379", "127.0.0.1:6379", "redis"]) {
+      expect(problemsOf({ AUTH_SECRET: secret, REDIS_URL: bad })).toEqual([expect.stringContaining("REDIS_URL must be a redis:// or rediss:// URL")]);
+    }
+  });
+});

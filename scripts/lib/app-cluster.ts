@@ -1,0 +1,91 @@
+import path from "node:path";
+import { startProcess, waitForPort, type RunningProcess } from "./child-process";
+
+/** Where one sandbox listens; the app reaches auth as `localhost` (redirects), API and blob on 127.0.0.1. */
+export type SandboxPorts = { auth: number; api: number; blob: number };
+
+export type SandboxUrls = { auth: string; api: string; blob: string };
+
+export const sandboxUrls = (ports: SandboxPorts): SandboxUrls => ({
+  auth: `http://localhost:${ports.auth}`,
+  api: `http://127.0.0.1:${ports.api}`,
+  blob: `http://127.0.0.1:${ports.blob}`,
+});
+
+const bin = (name: string) => path.resolve("node_modules/.bin", name);
+
+/** The sandbox as a child process (`tsx sandbox/main.ts`), ready once its admin route answers. */
+export async function startSandboxProcess(
+  ports: SandboxPorts,
+  options: { appUrls: string[]; accessTokenTtlSeconds?: number; log?: (line: string) => void },
+): Promise<RunningProcess & { urls: SandboxUrls }> {
+  const urls = sandboxUrls(ports);
+  const running = startProcess("sandbox", bin("tsx"), ["sandbox/main.ts"], {
+    log: options.log,
+    env: {
+      ...process.env,
+      SANDBOX_AUTH_PORT: String(ports.auth),
+      SANDBOX_API_PORT: String(ports.api),
+      SANDBOX_BLOB_PORT: String(ports.blob),
+      ...(options.accessTokenTtlSeconds ? { SANDBOX_ACCESS_TOKEN_TTL: String(options.accessTokenTtlSeconds) } : {}),
+      SANDBOX_REDIRECT_URIS: options.appUrls.map((u) => `${u}/api/auth/callback/esign`).join(","),
+      SANDBOX_CORS_ORIGINS: options.appUrls.join(","),
+    },
+  });
+  await waitForHttp(`${urls.api}/_sandbox/stats`, 60_000, running);
+  return { ...running, urls };
+}
+
+export type AppInstanceOptions = {
+  port: number;
+  /** The public URL (the load balancer's when there is one). */
+  authUrl: string;
+  sandbox: SandboxUrls;
+  /** Shared by every instance: sessions are encrypted with it. */
+  authSecret: string;
+  /** Shared by every instance, so a Server Action rendered by one can be posted to another. */
+  serverActionsKey: string;
+  redisUrl?: string;
+  requestTimeoutMs?: number;
+  log?: (line: string) => void;
+};
+
+/** One `next start` of the production build (made beforehand by `next build`), in its own process group. */
+export async function startAppInstance(options: AppInstanceOptions): Promise<RunningProcess & { url: string }> {
+  const running = startProcess(`app:${options.port}`, bin("next"), ["start", "--hostname", "127.0.0.1", "--port", String(options.port)], {
+    log: options.log,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      ESIGN_USE_SANDBOX: "true",
+      ESIGN_AUTH_URL: options.sandbox.auth,
+      ESIGN_API_URL: options.sandbox.api,
+      ESIGN_STORAGE_ORIGINS: options.sandbox.blob,
+      ...(options.requestTimeoutMs ? { ESIGN_REQUEST_TIMEOUT_MS: String(options.requestTimeoutMs) } : {}),
+      AUTH_SECRET: options.authSecret,
+      AUTH_URL: options.authUrl,
+      NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: options.serverActionsKey,
+      REDIS_URL: options.redisUrl ?? "",
+    },
+  });
+  const url = `http://localhost:${options.port}`;
+  await waitForPort(options.port, 60_000, running.child);
+  await waitForHttp(`http://127.0.0.1:${options.port}/api/auth/providers`, 60_000, running);
+  return { ...running, url };
+}
+
+async function waitForHttp(url: string, timeoutMs: number, running: RunningProcess): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (running.child.exitCode !== null) throw new Error(`the process behind ${url} exited with ${running.child.exitCode}`);
+    try {
+      const res = await fetch(url);
+      await res.body?.cancel();
+      if (res.status < 500) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
+}
