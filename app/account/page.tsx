@@ -1,8 +1,11 @@
 import type { Metadata } from "next";
+import { HydrationBoundary } from "@tanstack/react-query";
 import { auth } from "@/auth";
 import { SignInPrompt } from "@/components/sign-in-prompt";
 import { AccountView } from "@/app/account/_components/account-view";
 import { TokenPanel } from "@/app/account/_components/token-panel";
+import { prefetchAccount } from "@/lib/ssr/prefetch-account";
+import { Providers } from "@/app/providers";
 
 export const metadata: Metadata = { title: "Account" };
 
@@ -17,6 +20,7 @@ export default async function AccountPage() {
       />
     );
   }
+  const account = await prefetchAccount();
   return (
     <div className="flex flex-col gap-6">
       <div>
@@ -24,7 +28,11 @@ export default async function AccountPage() {
         <p className="text-sm text-slate-600">Customer account and user details, as the e-signature service reports them.</p>
       </div>
       <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
-        <AccountView />
+        <Providers>
+          <HydrationBoundary state={account.state}>
+            <AccountView initialFailure={account.failure} />
+          </HydrationBoundary>
+        </Providers>
         <TokenPanel tokenInfo={session.tokenInfo} />
       </div>
     </div>

@@ -37,12 +37,15 @@ test("account page: loading, success, error and customer not found", async ({ pa
   await expect(page.getByTestId("account-record")).toBeVisible();
   await capture(page, "account-success");
 
+  // The record is rendered on the server; the skeleton shows only when that failed and the browser asks
+  // the route handler itself: one 503 for the server's fetch, then the browser's request is held.
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route("**/api/account", async (route) => {
     await held;
     await route.continue();
   });
+  await admin.fault({ target: "getuserinfo", status: 503, count: 1 });
   await page.reload();
   await expect(page.getByTestId("account-loading")).toBeVisible();
   await capture(page, "account-loading");
