@@ -54,7 +54,8 @@ test("account page: loading, success, error and customer not found", async ({ pa
   await loaded;
   await page.unroute("**/api/account");
 
-  await admin.fault({ target: "getuserinfo", status: 503, count: 3 });
+  // One for the server's fetch during the render, three for the browser's request and its two retries.
+  await admin.fault({ target: "getuserinfo", status: 503, count: 4 });
   await page.reload();
   await expect(page.getByText("We could not load your account")).toBeVisible();
   await capture(page, "account-error");
