@@ -1,10 +1,9 @@
 import type { Metadata } from "next";
-import { HydrationBoundary } from "@tanstack/react-query";
 import { auth } from "@/auth";
 import { SignInPrompt } from "@/components/sign-in-prompt";
 import { AccountView } from "@/app/account/_components/account-view";
 import { TokenPanel } from "@/app/account/_components/token-panel";
-import { prefetchAccount } from "@/lib/ssr/prefetch-account";
+import { fetchAccountForPage } from "@/lib/ssr/account-for-page";
 import { Providers } from "@/app/providers";
 
 export const metadata: Metadata = { title: "Account" };
@@ -20,7 +19,7 @@ export default async function AccountPage() {
       />
     );
   }
-  const account = await prefetchAccount();
+  const account = await fetchAccountForPage();
   return (
     <div className="flex flex-col gap-6">
       <div>
@@ -29,9 +28,7 @@ export default async function AccountPage() {
       </div>
       <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
         <Providers>
-          <HydrationBoundary state={account.state}>
-            <AccountView initialFailure={account.failure} />
-          </HydrationBoundary>
+          <AccountView initial={account} />
         </Providers>
         <TokenPanel tokenInfo={session.tokenInfo} />
       </div>

@@ -1,7 +1,7 @@
 "use client";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { ApiError, fetchJson } from "@/lib/api-client";
-import { accountQueryKey } from "@/lib/queries/account-key";
+import { accountQueryKey, type InitialAccount } from "@/lib/queries/account-key";
 
 export type AccountRecord = Record<string, unknown>;
 
@@ -12,7 +12,15 @@ export const accountQueryOptions = queryOptions({
   retry: (failureCount, error) => error instanceof ApiError && error.retryable && failureCount < 2,
 });
 
-/** `enabled: false` when the server already knows the answer: the query then runs only on `refetch()`. */
-export function useAccount({ enabled = true }: { enabled?: boolean } = {}) {
-  return useQuery({ ...accountQueryOptions, enabled });
+/**
+ * The account query, starting from what the server's render fetched: the record as initial data (fresh for the
+ * client's staleTime, so no second request), or, after a refusal, no request until `refetch()`.
+ */
+export function useAccount(initial: InitialAccount) {
+  return useQuery({
+    ...accountQueryOptions,
+    initialData: initial.record ?? undefined,
+    initialDataUpdatedAt: initial.fetchedAt,
+    enabled: !initial.failure,
+  });
 }

@@ -2,7 +2,7 @@
 import { useState } from "react";
 import { ApiError } from "@/lib/api-client";
 import { useAccount } from "@/lib/queries/account";
-import type { AccountFailure } from "@/lib/queries/account-key";
+import type { InitialAccount } from "@/lib/queries/account-key";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -11,10 +11,10 @@ import { Spinner } from "@/components/ui/spinner";
 import { SignInAgainButton } from "@/components/sign-in-again-button";
 import { RecordView } from "@/app/account/_components/record-view";
 
-/** The record as rendered on the server (hydrated query), or `initialFailure` when the server was refused it. */
-export function AccountView({ initialFailure }: { initialFailure: AccountFailure | null }) {
-  const { data, error, isPending, isFetching, refetch } = useAccount({ enabled: !initialFailure });
-  const [serverError] = useState(() => initialFailure && new ApiError(initialFailure.status, initialFailure.code, initialFailure.message));
+/** The record as the server's render fetched it, or the refusal it got; Refresh asks the route handler. */
+export function AccountView({ initial }: { initial: InitialAccount }) {
+  const { data, error, isPending, isFetching, refetch } = useAccount(initial);
+  const [serverError] = useState(() => initial.failure && new ApiError(initial.failure.status, initial.failure.code, initial.failure.message));
   // The server's refusal stands until a refresh brings the record or a newer error.
   const shownError = error ?? (data ? null : serverError);
   const loading = isPending && !shownError;
