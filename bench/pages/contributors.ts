@@ -1,7 +1,8 @@
 /**
- * Top contributors to each page's first-load JavaScript, from Next's bundle analyzer (Turbopack): run
- * `npx next experimental-analyze -o` first, then `npm run bench:pages:contributors`. Sizes are the analyzer's
- * compressed sizes per source module, grouped by package (or by our own folder).
+ * Top contributors to each page's first-load JavaScript, from Next's bundle analyzer (Turbopack).
+ * `npm run bench:pages:contributors` runs the analyzer (`next experimental-analyze -o`, about two minutes here)
+ * and then this. Sizes are the analyzer's compressed sizes per source module (each compressed on its own, so
+ * they add up to more than the chunks' gzip size), grouped by package, Next's folders, or our own folders.
  */
 import { spawnSync } from "node:child_process";
 
