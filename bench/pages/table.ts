@@ -1,15 +1,7 @@
 import type { LighthouseRun } from "./lighthouse";
 
-export interface Medians {
-  perf: number;
-  a11y: number;
-  bestPractices: number;
-  lcpMs: number;
-  tbtMs: number;
-  cls: number;
-  jsKiB: number;
-  failedAudits: string[];
-}
+/** Per figure, the median over a page's runs; the audits, those that failed in any run. */
+export type Medians = LighthouseRun;
 
 export interface PageResult {
   route: string;
