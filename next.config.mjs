@@ -1,6 +1,12 @@
-/** Headers for every response; the Content-Security-Policy (per-request nonce) is set in proxy.ts. */
-const securityHeaders = [
-  { key: "X-Content-Type-Options", value: "nosniff" },
+/** Headers for every response, scripts and styles included: no type sniffing. */
+const contentHeaders = [{ key: "X-Content-Type-Options", value: "nosniff" }];
+
+/**
+ * Headers that govern a document (referrer, framing, features, opener, HSTS): on everything but Next's hashed
+ * static files, which are never documents and would otherwise carry ~260 bytes of them each (~3 KiB per page
+ * load). The Content-Security-Policy (per-request nonce) is set in proxy.ts.
+ */
+const documentHeaders = [
   { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
   { key: "X-Frame-Options", value: "DENY" },
   { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=(), usb=()" },
@@ -16,7 +22,10 @@ const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
   async headers() {
-    return [{ source: "/:path*", headers: securityHeaders }];
+    return [
+      { source: "/:path*", headers: contentHeaders },
+      { source: "/:path((?!_next/static/).*)", headers: documentHeaders },
+    ];
   },
 };
 

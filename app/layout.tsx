@@ -1,7 +1,6 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 import "./globals.css";
-import { Providers } from "@/app/providers";
 import { SiteHeader } from "@/components/site-header";
 import { SessionExpiredNotice } from "@/components/session-expired-notice";
 
@@ -19,13 +18,11 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:rounded focus:bg-white focus:px-3 focus:py-2">
           Skip to content
         </a>
-        <Providers>
-          <SiteHeader />
-          <SessionExpiredNotice />
-          <main id="main" className="mx-auto max-w-5xl px-4 py-8">
-            {children}
-          </main>
-        </Providers>
+        <SiteHeader />
+        <SessionExpiredNotice />
+        <main id="main" className="mx-auto max-w-5xl px-4 py-8">
+          {children}
+        </main>
       </body>
     </html>
   );

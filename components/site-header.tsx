@@ -4,13 +4,11 @@ import { signOutOfApp } from "@/app/actions";
 import { buttonClasses } from "@/components/ui/button";
 import { SignInButton } from "@/components/sign-in-button";
 import { NavLinks } from "@/components/nav-links";
-import { ClearQueryCacheOnUserChange } from "@/components/clear-query-cache-on-user-change";
 
 export async function SiteHeader() {
   const session = await auth();
   return (
     <header className="border-b border-slate-200 bg-white">
-      <ClearQueryCacheOnUserChange userKey={session?.user.email ?? null} />
       <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-3 px-4 py-3">
         <Link href="/" className="flex items-center gap-2 font-semibold text-slate-900">
           <span aria-hidden="true" className="grid size-8 place-items-center rounded-lg bg-brand-600 text-sm text-white">

@@ -1,7 +1,9 @@
 import { clsx, type ClassValue } from "clsx";
-import { twMerge } from "tailwind-merge";
 
-/** Joins class names, letting later Tailwind utilities override earlier ones. */
+/**
+ * Joins class names. The UI primitives never pass two utilities for the same property (a variant is a prop,
+ * not an override), so nothing needs resolving at run time and no class-merging library ships to every page.
+ */
 export function cn(...inputs: ClassValue[]): string {
-  return twMerge(clsx(inputs));
+  return clsx(inputs);
 }

@@ -3,6 +3,8 @@ import { auth } from "@/auth";
 import { SignInPrompt } from "@/components/sign-in-prompt";
 import { AccountView } from "@/app/account/_components/account-view";
 import { TokenPanel } from "@/app/account/_components/token-panel";
+import { fetchAccountForPage } from "@/lib/ssr/account-for-page";
+import { Providers } from "@/app/providers";
 
 export const metadata: Metadata = { title: "Account" };
 
@@ -17,6 +19,7 @@ export default async function AccountPage() {
       />
     );
   }
+  const account = await fetchAccountForPage();
   return (
     <div className="flex flex-col gap-6">
       <div>
@@ -24,7 +27,10 @@ export default async function AccountPage() {
         <p className="text-sm text-slate-600">Customer account and user details, as the e-signature service reports them.</p>
       </div>
       <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
-        <AccountView />
+        {/* Keyed by the user: another person signing in gets a new, empty query cache, never the last one's record. */}
+        <Providers key={session.user.email ?? session.user.name ?? ""}>
+          <AccountView initial={account} />
+        </Providers>
         <TokenPanel tokenInfo={session.tokenInfo} />
       </div>
     </div>

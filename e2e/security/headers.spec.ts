@@ -3,6 +3,17 @@ import { signIn, users } from "../fixtures/users";
 import { urls } from "../ports";
 
 test.describe("security headers and cookies", () => {
+  test("Next's static scripts carry nosniff but not the document-only headers", async ({ page }) => {
+    await page.goto("/");
+    const src = await page.locator("script[src]").first().getAttribute("src");
+    expect(src).toMatch(/^\/_next\/static\//);
+    const headers = (await page.request.get(src!)).headers();
+    expect(headers["x-content-type-options"]).toBe("nosniff");
+    for (const name of ["x-frame-options", "permissions-policy", "referrer-policy", "cross-origin-opener-policy", "strict-transport-security"]) {
+      expect(headers[name], name).toBeUndefined();
+    }
+  });
+
   test("pages carry a nonce-based CSP and the standard protective headers", async ({ page }) => {
     const first = await page.goto("/");
     const headers = first!.headers();

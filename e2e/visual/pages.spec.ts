@@ -37,12 +37,15 @@ test("account page: loading, success, error and customer not found", async ({ pa
   await expect(page.getByTestId("account-record")).toBeVisible();
   await capture(page, "account-success");
 
+  // The record is rendered on the server; the skeleton shows only when that failed and the browser asks
+  // the route handler itself: one 503 for the server's fetch, then the browser's request is held.
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route("**/api/account", async (route) => {
     await held;
     await route.continue();
   });
+  await admin.fault({ target: "getuserinfo", status: 503, count: 1 });
   await page.reload();
   await expect(page.getByTestId("account-loading")).toBeVisible();
   await capture(page, "account-loading");
@@ -51,7 +54,8 @@ test("account page: loading, success, error and customer not found", async ({ pa
   await loaded;
   await page.unroute("**/api/account");
 
-  await admin.fault({ target: "getuserinfo", status: 503, count: 3 });
+  // One for the server's fetch during the render, three for the browser's request and its two retries.
+  await admin.fault({ target: "getuserinfo", status: 503, count: 4 });
   await page.reload();
   await expect(page.getByText("We could not load your account")).toBeVisible();
   await capture(page, "account-error");

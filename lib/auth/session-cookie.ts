@@ -6,17 +6,28 @@ import { SESSION_MAX_AGE_SECONDS, type SessionToken } from "@/lib/auth/session-t
 
 const BASE_NAME = "authjs.session-token";
 
-/** Auth.js's cookie name: `__Secure-` prefixed when the app is served over https. */
-export function sessionCookieName(req: NextRequest): string {
-  const origin = process.env.AUTH_URL ?? `${req.headers.get("x-forwarded-proto") ?? req.nextUrl.protocol.replace(":", "")}://`;
+/** What both a request's cookies and next/headers' `cookies()` offer. */
+export type CookieReader = {
+  get(name: string): { value: string } | undefined;
+  getAll(): { name: string; value: string }[];
+};
+
+/** Auth.js's cookie name for a request made over `protocol` ("http" or "https"), unless AUTH_URL says otherwise. */
+export function sessionCookieNameFor(protocol: string): string {
+  const origin = process.env.AUTH_URL ?? `${protocol}://`;
   return origin.startsWith("https") ? `__Secure-${BASE_NAME}` : BASE_NAME;
 }
 
+/** Auth.js's cookie name: `__Secure-` prefixed when the app is served over https. */
+export function sessionCookieName(req: NextRequest): string {
+  return sessionCookieNameFor(req.headers.get("x-forwarded-proto") ?? req.nextUrl.protocol.replace(":", ""));
+}
+
 // Auth.js splits large cookies into name.0, name.1, …; ours stay small, but read either form.
-function readCookieValue(req: NextRequest, name: string): string | undefined {
-  const whole = req.cookies.get(name)?.value;
+function readCookieValue(cookies: CookieReader, name: string): string | undefined {
+  const whole = cookies.get(name)?.value;
   if (whole) return whole;
-  const chunks = req.cookies
+  const chunks = cookies
     .getAll()
     .filter((c) => c.name.startsWith(`${name}.`))
     .sort((a, b) => Number(a.name.slice(name.length + 1)) - Number(b.name.slice(name.length + 1)));
@@ -41,9 +52,13 @@ function decodedSessions(): Decoded {
 }
 
 /** Decrypts the session cookie of a request, or null when there is none or it does not decrypt. */
-export async function readSessionToken(req: NextRequest): Promise<SessionToken | null> {
-  const name = sessionCookieName(req);
-  const value = readCookieValue(req, name);
+export function readSessionToken(req: NextRequest): Promise<SessionToken | null> {
+  return decodeSessionCookie(req.cookies, sessionCookieName(req));
+}
+
+/** Decrypts the session cookie `name` from `cookies`, or null when there is none or it does not decrypt. */
+export async function decodeSessionCookie(cookies: CookieReader, name: string): Promise<SessionToken | null> {
+  const value = readCookieValue(cookies, name);
   if (!value) return null;
   const cache = decodedSessions();
   const key = `${name}=${value}`;

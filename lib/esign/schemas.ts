@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { NAME_MAX_LENGTH, NAME_TOO_LONG_MESSAGE, NAME_TOO_SHORT_MESSAGE, isDocumentNameLongEnough } from "@/lib/document-name";
 
-export const NAME_MIN_LENGTH = 3;
-export const NAME_TOO_SHORT_MESSAGE = `Name must have at least ${NAME_MIN_LENGTH} characters.`;
+export { NAME_MIN_LENGTH, NAME_TOO_SHORT_MESSAGE } from "@/lib/document-name";
 
 /** The spec's document-creation request. An empty name is allowed; a non-empty one needs 3+ characters. */
 export const createDocumentInputSchema = z
@@ -9,8 +9,8 @@ export const createDocumentInputSchema = z
     docid: z.null().default(null),
     name: z
       .string({ error: "Name must be text." })
-      .max(255, "Name must be at most 255 characters.")
-      .refine((v) => v.length === 0 || v.length >= NAME_MIN_LENGTH, NAME_TOO_SHORT_MESSAGE),
+      .max(NAME_MAX_LENGTH, NAME_TOO_LONG_MESSAGE)
+      .refine(isDocumentNameLongEnough, NAME_TOO_SHORT_MESSAGE),
     doctype: z.string({ error: "Document type must be text." }).max(100, "Document type must be at most 100 characters."),
   })
   .strict();

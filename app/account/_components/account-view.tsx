@@ -1,6 +1,8 @@
 "use client";
+import { useState } from "react";
 import { ApiError } from "@/lib/api-client";
 import { useAccount } from "@/lib/queries/account";
+import type { InitialAccount } from "@/lib/queries/account-key";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -9,12 +11,17 @@ import { Spinner } from "@/components/ui/spinner";
 import { SignInAgainButton } from "@/components/sign-in-again-button";
 import { RecordView } from "@/app/account/_components/record-view";
 
-export function AccountView() {
-  const { data, error, isPending, isFetching, refetch } = useAccount();
+/** The record as the server's render fetched it, or the refusal it got; Refresh asks the route handler. */
+export function AccountView({ initial }: { initial: InitialAccount }) {
+  const { data, error, isPending, isFetching, refetch } = useAccount(initial);
+  const [serverError] = useState(() => initial.failure && new ApiError(initial.failure.status, initial.failure.code, initial.failure.message));
+  // The server's refusal stands until a refresh brings the record or a newer error.
+  const shownError = error ?? (data ? null : serverError);
+  const loading = isPending && !shownError;
 
   return (
-    <Card aria-busy={isPending}>
-      <CardHeader className="flex-row items-center justify-between">
+    <Card aria-busy={loading}>
+      <CardHeader layout="row" className="items-center">
         <div>
           <CardTitle>Account details</CardTitle>
           <CardDescription>From the service&apos;s getuserinfo operation.</CardDescription>
@@ -25,7 +32,13 @@ export function AccountView() {
         </Button>
       </CardHeader>
       <CardContent>
-        {isPending ? <AccountSkeleton /> : error ? <AccountError error={error} onRetry={() => void refetch()} /> : <RecordView record={data} />}
+        {loading ? (
+          <AccountSkeleton />
+        ) : shownError ? (
+          <AccountError error={shownError} onRetry={() => void refetch()} />
+        ) : data ? (
+          <RecordView record={data} />
+        ) : null}
       </CardContent>
     </Card>
   );

@@ -1,31 +1,10 @@
-"use client";
-import { useSyncExternalStore } from "react";
 import type { TokenInfo } from "@/auth";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { cn } from "@/lib/utils";
-
-function subscribeToSeconds(onTick: () => void) {
-  const id = setInterval(onTick, 1000);
-  return () => clearInterval(id);
-}
-
-/** The current time to the second in the browser; null while server-rendering, so hydration matches. */
-function useNowSeconds(): number | null {
-  return useSyncExternalStore(subscribeToSeconds, () => Math.floor(Date.now() / 1000), () => null);
-}
-
-function describeExpiry(expiresAt: number | null, now: number | null): string {
-  if (expiresAt === null) return "Unknown";
-  if (now === null) return new Date(expiresAt * 1000).toISOString();
-  const seconds = expiresAt - now;
-  if (seconds <= 0) return "Expired — renewed on your next request";
-  if (seconds < 120) return `in ${seconds} s`;
-  return `in ${Math.round(seconds / 60)} min`;
-}
+import { TokenExpiry } from "@/app/account/_components/token-expiry";
 
 /** Facts about the session's tokens — never the tokens themselves. */
 export function TokenPanel({ tokenInfo }: { tokenInfo: TokenInfo }) {
-  const now = useNowSeconds();
   const notGranted = tokenInfo.requestedScopes.filter((s) => !tokenInfo.grantedScopes.includes(s));
   return (
     <Card data-testid="token-panel" className="self-start">
@@ -60,7 +39,7 @@ export function TokenPanel({ tokenInfo }: { tokenInfo: TokenInfo }) {
           <div>
             <dt className="font-medium text-slate-500">Access token expires</dt>
             <dd className="mt-1" data-testid="access-token-expiry">
-              {describeExpiry(tokenInfo.accessTokenExpiresAt, now)}
+              <TokenExpiry expiresAt={tokenInfo.accessTokenExpiresAt} />
             </dd>
           </div>
         </dl>

@@ -1,6 +1,7 @@
 "use client";
 import { useId, useRef, useState, type FormEvent } from "react";
-import { createDocumentInputSchema, type CreateDocumentInput } from "@/lib/esign/schemas";
+import type { CreateDocumentInput } from "@/lib/esign/schemas";
+import { documentNameError } from "@/lib/document-name";
 import { formatBytes } from "@/lib/upload/format";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -11,31 +12,29 @@ type StagedFile = { id: string; file: File; name: string; error?: string };
 
 type Props = {
   doctypeSuggestions: string[];
+  /** Called as soon as files are chosen, so the upload machinery can load while the user checks the names. */
+  onFilesChosen: () => void;
   onSubmit: (entries: { file: File; input: CreateDocumentInput }[]) => void;
 };
 
 let nextStagedId = 0;
 
-/** The same rule and message as the route handler's zod schema, so the form and the server agree. */
-function nameError(name: string): string | undefined {
-  const result = createDocumentInputSchema.shape.name.safeParse(name);
-  return result.success ? undefined : result.error.issues[0]?.message;
-}
-
 /** Choose files, check or edit each document's name, pick a document type, and queue them for upload. */
-export function DocumentForm({ doctypeSuggestions, onSubmit }: Props) {
+export function DocumentForm({ doctypeSuggestions, onFilesChosen, onSubmit }: Props) {
   const [staged, setStaged] = useState<StagedFile[]>([]);
   const [doctype, setDoctype] = useState("");
   const listId = useId();
   const doctypeId = useId();
   const formRef = useRef<HTMLFormElement>(null);
 
-  const addFiles = (files: File[]) =>
+  const addFiles = (files: File[]) => {
+    onFilesChosen();
     setStaged((current) => [...current, ...files.map((file) => ({ id: `staged-${++nextStagedId}`, file, name: file.name }))]);
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const checked = staged.map((s) => ({ ...s, error: nameError(s.name) }));
+    const checked = staged.map((s) => ({ ...s, error: documentNameError(s.name) }));
     setStaged(checked);
     const firstInvalid = checked.find((s) => s.error);
     if (firstInvalid) {
@@ -63,7 +62,7 @@ export function DocumentForm({ doctypeSuggestions, onSubmit }: Props) {
                   staged={s}
                   onRename={(name) =>
                     setStaged((current) =>
-                      current.map((c) => (c.id === s.id ? { ...c, name, error: c.error ? nameError(name) : undefined } : c)),
+                      current.map((c) => (c.id === s.id ? { ...c, name, error: c.error ? documentNameError(name) : undefined } : c)),
                     )
                   }
                   onRemove={() => setStaged((current) => current.filter((c) => c.id !== s.id))}

@@ -10,7 +10,7 @@ type Props = { documents: RecentDocument[]; onClear: () => void };
 export function RecentDocuments({ documents, onClear }: Props) {
   return (
     <Card aria-labelledby="recent-title" data-testid="recent-documents">
-      <CardHeader className="flex-row items-start justify-between gap-2">
+      <CardHeader layout="row" className="items-start">
         <div>
           <CardTitle id="recent-title">Recent documents</CardTitle>
           <CardDescription>Kept in this browser only.</CardDescription>

@@ -1,6 +1,6 @@
 "use client";
 import type { QueueItem } from "@/lib/upload/upload-queue";
-import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { Card, CardHeader, CardTitle } from "@/components/ui/card";
 import { UploadItem } from "@/app/documents/_components/upload-item";
 
 type Props = {
@@ -16,24 +16,22 @@ export function UploadList({ items, onCancel, onRetry, onDismiss }: Props) {
   const waiting = items.filter((i) => i.status === "queued").length;
   return (
     <Card aria-labelledby="uploads-title">
-      <CardHeader className="flex-row items-center justify-between">
+      <CardHeader layout="row" className="items-center">
         <CardTitle id="uploads-title">Uploads</CardTitle>
         {waiting > 0 ? <span className="text-sm text-slate-500">{waiting} waiting</span> : null}
       </CardHeader>
-      <CardContent className="p-0">
-        <ul className="divide-y divide-slate-100">
-          {items.map((item) => (
-            <li key={item.id}>
-              <UploadItem
-                item={item}
-                onCancel={() => onCancel(item.id)}
-                onRetry={() => onRetry(item.id)}
-                onDismiss={() => onDismiss(item.id)}
-              />
-            </li>
-          ))}
-        </ul>
-      </CardContent>
+      <ul className="divide-y divide-slate-100">
+        {items.map((item) => (
+          <li key={item.id}>
+            <UploadItem
+              item={item}
+              onCancel={() => onCancel(item.id)}
+              onRetry={() => onRetry(item.id)}
+              onDismiss={() => onDismiss(item.id)}
+            />
+          </li>
+        ))}
+      </ul>
     </Card>
   );
 }
