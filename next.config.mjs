@@ -14,6 +14,9 @@ const securityHeaders = [
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
+  // A self-contained server folder (.next/standalone); scripts/complete-standalone-build.ts copies in the
+  // static files Next leaves out. See README "Deployment".
+  output: "standalone",
   poweredByHeader: false,
   async headers() {
     return [{ source: "/:path*", headers: securityHeaders }];

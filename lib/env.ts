@@ -66,11 +66,19 @@ const schema = z
       .min(100, "ESIGN_REQUEST_TIMEOUT_MS must be at least 100")
       .max(120_000, "ESIGN_REQUEST_TIMEOUT_MS must be at most 120000")
       .default(10_000),
+    // Comma-separated for rotation: the first encrypts new session cookies, every one decrypts (README "Rotating AUTH_SECRET").
     AUTH_SECRET: z
       .string({ error: "AUTH_SECRET is required (generate one with `npx auth secret`; `npm run demo` writes one to .env.local)" })
-      .min(32, "AUTH_SECRET must be at least 32 characters (generate one with `npx auth secret`)"),
+      .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))
+      .refine((list) => list.length > 0, "AUTH_SECRET is required (generate one with `npx auth secret`)")
+      .refine(
+        (list) => list.every((s) => s.length >= 32),
+        "AUTH_SECRET must be at least 32 characters, each one when several are listed (generate one with `npx auth secret`)",
+      ),
     AUTH_URL: httpUrl("AUTH_URL").optional(),
   });
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /** Rules that span several keys; checked on the raw values so they are reported alongside per-key problems. */
 function crossKeyProblems(source: Record<string, string | undefined>): string[] {
@@ -89,6 +97,14 @@ function crossKeyProblems(source: Record<string, string | undefined>): string[] 
     }
     if (source.ESIGN_CLIENT_SECRET === SANDBOX_DEFAULTS.ESIGN_CLIENT_SECRET) {
       problems.push("ESIGN_CLIENT_SECRET is the sandbox's public demo secret; production needs the real one");
+    }
+  }
+  if (production && source.AUTH_URL && URL.canParse(source.AUTH_URL)) {
+    const { protocol, hostname } = new URL(source.AUTH_URL);
+    if (protocol === "http:" && !LOOPBACK_HOSTS.has(hostname)) {
+      problems.push(
+        `AUTH_URL must be https in production (got ${source.AUTH_URL.trim()}): over plain http the session cookie is neither Secure nor __Secure-; only localhost may use http`,
+      );
     }
   }
   if (Boolean(source.ESIGN_AUTH_URL) !== Boolean(source.ESIGN_API_URL)) {
@@ -112,7 +128,8 @@ export type AppConfig = {
   storageOrigins: string[];
   doctypeSuggestions: string[];
   requestTimeoutMs: number;
-  authSecret: string;
+  /** The first encrypts session cookies; all of them decrypt (rotation). */
+  authSecrets: string[];
   usesSandbox: boolean;
 };
 
@@ -147,7 +164,7 @@ export function parseConfig(source: Record<string, string | undefined>): AppConf
       env.ESIGN_STORAGE_ORIGINS ?? (usesSandbox ? [SANDBOX_DEFAULTS.ESIGN_STORAGE_ORIGINS] : []),
     doctypeSuggestions: env.ESIGN_DOCTYPE_SUGGESTIONS ?? DEFAULT_DOCTYPE_SUGGESTIONS,
     requestTimeoutMs: env.ESIGN_REQUEST_TIMEOUT_MS,
-    authSecret: env.AUTH_SECRET,
+    authSecrets: env.AUTH_SECRET,
     usesSandbox,
   };
 }
