@@ -91,7 +91,8 @@ export default defineConfig({
       url: `${urls.app}/api/auth/providers`,
       reuseExistingServer: false,
       timeout: 60_000,
-      stdout: "pipe",
+      // One access line per request: kept in .e2e-logs/ (tee), not repeated in the test output.
+      stdout: "ignore",
       stderr: "pipe",
       env: { ...appEnv, AUTH_URL: urls.app, AUTH_SECRET: APP_SECRET },
     },
@@ -101,7 +102,8 @@ export default defineConfig({
       url: `${urls.devClientApp}/api/auth/providers`,
       reuseExistingServer: false,
       timeout: 60_000,
-      stdout: "pipe",
+      // One access line per request: kept in .e2e-logs/ (tee), not repeated in the test output.
+      stdout: "ignore",
       stderr: "pipe",
       env: { ...appEnv, AUTH_URL: urls.devClientApp, AUTH_SECRET: DEV_APP_SECRET, ESIGN_CLIENT_ID: "dev-client" },
     },

@@ -1,8 +1,10 @@
-import { existsSync, readFileSync } from "node:fs";
+import { createWriteStream, existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import { test, expect } from "../fixtures/test";
 import { signIn, users } from "../fixtures/users";
 import { urls } from "../ports";
+import { SERVER_LOG_DIR } from "../server-log-scan";
 import { stageFile, writeRandomFile, MiB } from "../documents/support";
 import { startNginx, type RunningNginx } from "../../scripts/lib/nginx";
 import { renderNginxSite } from "../../deploy/nginx/render-site";
@@ -43,6 +45,14 @@ function watchOrigins(page: Page) {
   return { origins, redirects };
 }
 
+/** A request from the page itself: only the browser resolves the public name to loopback. */
+async function fetchInPage(page: Page, path: string): Promise<{ status: number; requestId: string | null }> {
+  return page.evaluate(async (p) => {
+    const res = await fetch(p);
+    return { status: res.status, requestId: res.headers.get("x-request-id") };
+  }, path);
+}
+
 test.describe("behind nginx with TLS, on a public https origin", () => {
   let nginx: RunningNginx;
   const apps: StandaloneApp[] = [];
@@ -66,7 +76,8 @@ test.describe("behind nginx with TLS, on a public https origin", () => {
       ...tls,
       upstreamPorts: [deployPorts.tlsAppA, deployPorts.tlsAppB],
     });
-    nginx = await startNginx(site, deployPorts.tlsProxy);
+    const nginxLog = createWriteStream(path.join(SERVER_LOG_DIR, "nginx.log"), { flags: "a" });
+    nginx = await startNginx(site, deployPorts.tlsProxy, (line) => nginxLog.write(`${line}\n`));
   });
 
   test.afterAll(async () => {
@@ -74,7 +85,7 @@ test.describe("behind nginx with TLS, on a public https origin", () => {
     await Promise.all(apps.map((app) => app.stop()));
   });
 
-  test("sign-in, account, a real upload and sign-out pass; every cookie is __Secure-/__Host- and Secure; no redirect leaves the origin", async ({ page, context, admin }, testInfo) => {
+  test("sign-in, account, a real upload and sign-out pass; every cookie is __Secure-/__Host- and Secure; no redirect leaves the origin", async ({ page, context, admin, request }, testInfo) => {
     test.setTimeout(120_000);
     await admin.reset();
     const seen = watchOrigins(page);
@@ -83,11 +94,11 @@ test.describe("behind nginx with TLS, on a public https origin", () => {
     await expect(page).toHaveURL(`${deployUrls.publicTls}/account`);
 
     // The request id nginx made is the one in the response, in the app's access line and at the service.
-    const account = await page.request.get("/api/account");
-    expect(account.status()).toBe(200);
-    const requestId = account.headers()["x-request-id"]!;
+    const account = await fetchInPage(page, "/api/account");
+    expect(account.status).toBe(200);
+    const requestId = account.requestId!;
     expect(requestId, "nginx's $request_id, taken because TRUST_PROXY=true").toMatch(/^[0-9a-f]{32}$/);
-    const sawAtService = (await (await page.request.get(`${urls.api}/_sandbox/request-ids`)).json()) as { requests: { requestId: string; operation: string }[] };
+    const sawAtService = (await (await request.get(`${urls.api}/_sandbox/request-ids`)).json()) as { requests: { requestId: string; operation: string }[] };
     expect(sawAtService.requests).toContainEqual(expect.objectContaining({ requestId, operation: "getuserinfo" }));
     await expect
       .poll(() => apps.flatMap((app) => accessLines(readFileSync(app.logFile, "utf8"), requestId)))
@@ -110,7 +121,7 @@ test.describe("behind nginx with TLS, on a public https origin", () => {
 
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.waitForURL(`${deployUrls.publicTls}/`);
-    expect((await page.request.get("/api/account")).status()).toBe(401);
+    expect((await fetchInPage(page, "/api/account")).status).toBe(401);
 
     // Only the public origin, the service's sign-in page and storage: never an instance's own address,
     // localhost:3000 or 0.0.0.0 (next-auth #10928, #12176).

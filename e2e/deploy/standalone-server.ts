@@ -27,8 +27,9 @@ export async function startStandaloneApp(options: {
 }): Promise<StandaloneApp> {
   const logFile = path.join(SERVER_LOG_DIR, `${options.name}.log`);
   const log = createWriteStream(logFile, { flags: "a" });
-  const running = startProcess(options.name, process.execPath, [path.join(options.dir, "server.js")], {
-    cwd: options.dir,
+  const dir = path.resolve(options.dir);
+  const running = startProcess(options.name, process.execPath, [path.join(dir, "server.js")], {
+    cwd: dir,
     env: { PATH: process.env.PATH, NODE_ENV: "production", PORT: String(options.port), HOSTNAME: "127.0.0.1", ...options.env },
   });
   // Piped whole, not line by line: a JSON line split across chunks must stay one line in the file.
