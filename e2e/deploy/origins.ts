@@ -17,6 +17,8 @@ export const deployPorts = {
   standaloneCopy: port("E2E_STANDALONE_COPY_PORT", 4655),
   /** The instance restarted with a rotated AUTH_SECRET. */
   secretRotation: port("E2E_SECRET_ROTATION_PORT", 4656),
+  /** The instance SIGTERMed with a request in flight. */
+  gracefulShutdown: port("E2E_SHUTDOWN_PORT", 4657),
 };
 
 /** A public-looking name that Chromium maps to loopback (--host-resolver-rules); nothing else resolves it. */
@@ -26,4 +28,5 @@ export const deployUrls = {
   publicTls: `https://${PUBLIC_HOST}:${deployPorts.tlsProxy}`,
   standaloneCopy: `http://localhost:${deployPorts.standaloneCopy}`,
   secretRotation: `http://localhost:${deployPorts.secretRotation}`,
+  gracefulShutdown: `http://localhost:${deployPorts.gracefulShutdown}`,
 };
