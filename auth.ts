@@ -25,7 +25,8 @@ declare module "next-auth" {
 export const { handlers, auth, signIn, signOut } = NextAuth(() => {
   const config = getConfig();
   return {
-    secret: config.authSecret,
+    // Several secrets: the first encrypts, all decrypt, so a rotation keeps everyone signed in.
+    secret: config.authSecrets,
     trustHost: true,
     providers: [esignProvider(config)],
     session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },

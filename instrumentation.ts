@@ -3,4 +3,6 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { checkConfigAtStartup } = await import("@/lib/startup-check");
   checkConfigAtStartup();
+  const { installServerHooks } = await import("@/lib/server/install");
+  installServerHooks();
 }

@@ -20,6 +20,9 @@ const documentHeaders = [
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
+  // A self-contained server folder (.next/standalone); scripts/complete-standalone-build.ts copies in the
+  // static files Next leaves out. See README "Deployment".
+  output: "standalone",
   poweredByHeader: false,
   async headers() {
     return [

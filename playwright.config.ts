@@ -3,6 +3,7 @@ import { chromium, defineConfig, devices } from "@playwright/test";
 import { mkdirSync } from "node:fs";
 import { ACCESS_TOKEN_TTL_SECONDS, ports, urls } from "./e2e/ports";
 import { SERVER_LOG_DIR } from "./e2e/server-log-scan";
+import { deployUrls } from "./e2e/deploy/origins";
 
 // Playwright's own Chromium where it was downloaded; Debian's otherwise (machines that cannot download browsers).
 const bundled = (() => {
@@ -20,9 +21,15 @@ const DEV_APP_SECRET = "e2e-only-dev-client-secret-0123456789abcdef012345";
 
 mkdirSync(SERVER_LOG_DIR, { recursive: true });
 
-/** `next start` with its output also written to a file, which the global teardown scans for tokens. */
+/**
+ * The standalone server (`npm run build` output, as deployed) with its output also written to a file,
+ * which the global teardown scans for tokens.
+ */
 const startApp = (port: number) =>
-  `bash -c 'set -o pipefail; npx next start --hostname 127.0.0.1 --port ${port} 2>&1 | tee ${SERVER_LOG_DIR}/app-${port}.log'`;
+  `bash -c 'set -o pipefail; PORT=${port} HOSTNAME=127.0.0.1 node .next/standalone/server.js 2>&1 | tee ${SERVER_LOG_DIR}/app-${port}.log'`;
+
+// The app servers the deployment specs (e2e/deploy/) start themselves.
+const deployAppUrls = Object.values(deployUrls);
 
 const appEnv = {
   ESIGN_USE_SANDBOX: "true",
@@ -74,8 +81,8 @@ export default defineConfig({
         SANDBOX_API_PORT: String(ports.api),
         SANDBOX_BLOB_PORT: String(ports.blob),
         SANDBOX_ACCESS_TOKEN_TTL: String(ACCESS_TOKEN_TTL_SECONDS),
-        SANDBOX_REDIRECT_URIS: [urls.app, urls.devClientApp, urls.misconfiguredApp].map((u) => `${u}/api/auth/callback/esign`).join(","),
-        SANDBOX_CORS_ORIGINS: [urls.app, urls.devClientApp].join(","),
+        SANDBOX_REDIRECT_URIS: [urls.app, urls.devClientApp, urls.misconfiguredApp, ...deployAppUrls].map((u) => `${u}/api/auth/callback/esign`).join(","),
+        SANDBOX_CORS_ORIGINS: [urls.app, urls.devClientApp, ...deployAppUrls].join(","),
       },
     },
     {
@@ -84,7 +91,8 @@ export default defineConfig({
       url: `${urls.app}/api/auth/providers`,
       reuseExistingServer: false,
       timeout: 60_000,
-      stdout: "pipe",
+      // One access line per request: kept in .e2e-logs/ (tee), not repeated in the test output.
+      stdout: "ignore",
       stderr: "pipe",
       env: { ...appEnv, AUTH_URL: urls.app, AUTH_SECRET: APP_SECRET },
     },
@@ -94,7 +102,8 @@ export default defineConfig({
       url: `${urls.devClientApp}/api/auth/providers`,
       reuseExistingServer: false,
       timeout: 60_000,
-      stdout: "pipe",
+      // One access line per request: kept in .e2e-logs/ (tee), not repeated in the test output.
+      stdout: "ignore",
       stderr: "pipe",
       env: { ...appEnv, AUTH_URL: urls.devClientApp, AUTH_SECRET: DEV_APP_SECRET, ESIGN_CLIENT_ID: "dev-client" },
     },

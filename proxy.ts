@@ -1,15 +1,18 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { getConfig } from "@/lib/env";
-import { cookieHeaderWithSession, encodeSessionToken, readSessionToken, setSessionCookie } from "@/lib/auth/session-cookie";
+import { cookieHeaderWithSession, encodeSessionToken, readSessionTokenState, setSessionCookie } from "@/lib/auth/session-cookie";
 import { rotateTokensIfNeeded } from "@/lib/auth/rotate-tokens";
 import { buildContentSecurityPolicy, createNonce } from "@/lib/security/content-security-policy";
 
-/** The session cookie's new value when its tokens were due and got rotated, else null. */
+/**
+ * The session cookie's new value when its tokens were due and got rotated, or when it was encrypted under a
+ * previous AUTH_SECRET (re-encrypted under the current one); else null.
+ */
 async function rotatedSessionCookie(req: NextRequest): Promise<string | null> {
-  const token = await readSessionToken(req);
+  const { token, underOldSecret } = await readSessionTokenState(req);
   if (!token) return null;
   const rotated = await rotateTokensIfNeeded(token);
-  return rotated === token ? null : encodeSessionToken(req, rotated);
+  return rotated === token && !underOldSecret ? null : encodeSessionToken(req, rotated);
 }
 
 /**
@@ -45,5 +48,6 @@ export async function proxy(req: NextRequest) {
 
 export const config = {
   // Auth.js's own routes run the same rotation in their jwt callback and set the cookie themselves.
-  matcher: ["/((?!api/auth/|_next/static|_next/image|favicon.ico|robots.txt).*)"],
+  // Health probes carry no session and render no HTML: neither refresh nor CSP applies to them.
+  matcher: ["/((?!api/auth/|api/health|_next/static|_next/image|favicon.ico|robots.txt).*)"],
 };

@@ -81,7 +81,7 @@ function twoInstances(withRedis: boolean) {
     ? connections.map((connection) =>
         createRedisRefreshStore({
           connection,
-          secret: getConfig().authSecret,
+          secret: getConfig().authSecrets[0]!,
           local: createMemoryRefreshStore(),
           lockTtlMs: getConfig().requestTimeoutMs + LOCK_MARGIN_MS,
           graceMs: REPLAY_GRACE_MS,

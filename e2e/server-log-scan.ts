@@ -5,8 +5,32 @@ import { urls } from "./ports";
 export const SERVER_LOG_DIR = ".e2e-logs";
 
 /**
- * Global teardown: the app servers' output (tee'd to .e2e-logs/) must not contain any token the
- * sandbox issued during the run, nor the client secret. Runs while the sandbox is still up.
+ * Secret-shaped text that is a leak wherever it appears unredacted: an upload URL's SAS signature, a bearer
+ * token, a form-encoded client secret or token, and any of the run's AUTH_SECRETs (all start "e2e-only-").
+ */
+const LEAK_PATTERNS: [string, RegExp][] = [
+  ["a SAS signature", /[?&]sig=(?!\[redacted\])[^&\s"']{8,}/],
+  ["a bearer token", /\bBearer (?!\[redacted\])[A-Za-z0-9._~+/-]{16,}/],
+  ["a form-encoded secret", /\b(?:client_secret|refresh_token|access_token)=(?!\[redacted\])[^&\s"']{4,}/],
+  ["an AUTH_SECRET", /e2e-only-[a-z-]*secret/],
+];
+
+type AccessLine = { msg?: string; requestId?: string };
+
+function parseLine(line: string): AccessLine | null {
+  if (!line.startsWith("{")) return null;
+  try {
+    return JSON.parse(line) as AccessLine;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Global teardown: the app servers' output (tee'd to .e2e-logs/) must not contain any token the sandbox
+ * issued during the run, the client secret, or anything secret-shaped (above). And every request id the
+ * service saw must be on one of the app's access lines: the id in the logs is the one that reached it.
+ * Runs while the sandbox is still up.
  */
 export default async function scanServerLogs(): Promise<void> {
   const response = await fetch(`${urls.api}/_sandbox/issued-tokens`);
@@ -16,10 +40,33 @@ export default async function scanServerLogs(): Promise<void> {
   const files = existsSync(SERVER_LOG_DIR) ? readdirSync(SERVER_LOG_DIR).filter((f) => f.endsWith(".log")) : [];
   if (files.length === 0) throw new Error(`server-log scan: no app server logs in ${SERVER_LOG_DIR}/`);
   const leaks: string[] = [];
+  const loggedIds = new Set<string>();
+  let accessLines = 0;
   for (const file of files) {
     const text = readFileSync(path.join(SERVER_LOG_DIR, file), "utf8");
     for (const secret of secrets) if (text.includes(secret)) leaks.push(`${file} contains ${secret.slice(0, 6)}…`);
+    for (const [what, pattern] of LEAK_PATTERNS) {
+      const found = pattern.exec(text);
+      if (found) leaks.push(`${file} contains ${what} (${found[0].slice(0, 12)}…)`);
+    }
+    for (const line of text.split("\n")) {
+      const entry = parseLine(line);
+      if (entry?.msg !== "request") continue;
+      if (!entry.requestId) leaks.push(`${file}: an access line without a request id`);
+      else loggedIds.add(entry.requestId);
+      accessLines += 1;
+    }
   }
   if (leaks.length > 0) throw new Error(`tokens or secrets in server logs:\n  ${leaks.join("\n  ")}`);
-  console.log(`server-log scan: ${files.length} logs, ${secrets.length} tokens/secrets checked, no leak`);
+
+  const seen = (await (await fetch(`${urls.api}/_sandbox/request-ids`)).json()) as { requests: { requestId: string | null }[] };
+  const ids = seen.requests.flatMap((r) => (r.requestId ? [r.requestId] : []));
+  const unmatched = ids.filter((id) => !loggedIds.has(id));
+  if (unmatched.length > 0) {
+    throw new Error(`server-log scan: ${unmatched.length} of ${ids.length} request ids the service saw are on no app access line (e.g. ${unmatched[0]})`);
+  }
+  console.log(
+    `server-log scan: ${files.length} logs, ${accessLines} access lines, ${secrets.length} tokens/secrets and ${LEAK_PATTERNS.length} secret patterns checked, no leak; ` +
+      `${ids.length} request ids seen by the service, all on app access lines`,
+  );
 }

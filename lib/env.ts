@@ -66,9 +66,15 @@ const schema = z
       .min(100, "ESIGN_REQUEST_TIMEOUT_MS must be at least 100")
       .max(120_000, "ESIGN_REQUEST_TIMEOUT_MS must be at most 120000")
       .default(10_000),
+    // Comma-separated for rotation: the first encrypts new session cookies, every one decrypts (README "Rotating AUTH_SECRET").
     AUTH_SECRET: z
       .string({ error: "AUTH_SECRET is required (generate one with `npx auth secret`; `npm run demo` writes one to .env.local)" })
-      .min(32, "AUTH_SECRET must be at least 32 characters (generate one with `npx auth secret`)"),
+      .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))
+      .refine((list) => list.length > 0, "AUTH_SECRET is required (generate one with `npx auth secret`)")
+      .refine(
+        (list) => list.every((s) => s.length >= 32),
+        "AUTH_SECRET must be at least 32 characters, each one when several are listed (generate one with `npx auth secret`)",
+      ),
     AUTH_URL: httpUrl("AUTH_URL").optional(),
     REDIS_URL: z
       .string()
@@ -77,6 +83,8 @@ const schema = z
       .refine((v) => v === "" || (URL.canParse(v) && /^rediss?:$/.test(new URL(v).protocol)), "REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379")
       .optional(),
   });
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /** Rules that span several keys; checked on the raw values so they are reported alongside per-key problems. */
 function crossKeyProblems(source: Record<string, string | undefined>): string[] {
@@ -95,6 +103,14 @@ function crossKeyProblems(source: Record<string, string | undefined>): string[] 
     }
     if (source.ESIGN_CLIENT_SECRET === SANDBOX_DEFAULTS.ESIGN_CLIENT_SECRET) {
       problems.push("ESIGN_CLIENT_SECRET is the sandbox's public demo secret; production needs the real one");
+    }
+  }
+  if (production && source.AUTH_URL && URL.canParse(source.AUTH_URL)) {
+    const { protocol, hostname } = new URL(source.AUTH_URL);
+    if (protocol === "http:" && !LOOPBACK_HOSTS.has(hostname)) {
+      problems.push(
+        `AUTH_URL must be https in production (got ${source.AUTH_URL.trim()}): over plain http the session cookie is neither Secure nor __Secure-; only localhost may use http`,
+      );
     }
   }
   if (Boolean(source.ESIGN_AUTH_URL) !== Boolean(source.ESIGN_API_URL)) {
@@ -118,7 +134,8 @@ export type AppConfig = {
   storageOrigins: string[];
   doctypeSuggestions: string[];
   requestTimeoutMs: number;
-  authSecret: string;
+  /** The first encrypts session cookies; all of them decrypt (rotation). */
+  authSecrets: string[];
   usesSandbox: boolean;
   /** Set when several instances share refresh coordination through Redis (lib/auth/redis-refresh-store.ts). */
   redisUrl: string | undefined;
@@ -155,7 +172,7 @@ export function parseConfig(source: Record<string, string | undefined>): AppConf
       env.ESIGN_STORAGE_ORIGINS ?? (usesSandbox ? [SANDBOX_DEFAULTS.ESIGN_STORAGE_ORIGINS] : []),
     doctypeSuggestions: env.ESIGN_DOCTYPE_SUGGESTIONS ?? DEFAULT_DOCTYPE_SUGGESTIONS,
     requestTimeoutMs: env.ESIGN_REQUEST_TIMEOUT_MS,
-    authSecret: env.AUTH_SECRET,
+    authSecrets: env.AUTH_SECRET,
     usesSandbox,
     redisUrl: env.REDIS_URL || undefined,
   };

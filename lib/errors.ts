@@ -1,5 +1,7 @@
 import { NextResponse } from "next/server";
 import { ZodError } from "zod";
+import { getLogger } from "@/lib/logging/logger";
+import { currentRequestId } from "@/lib/logging/request-context";
 
 /** Stable error codes shared by route handlers and the UI (see lib/error-messages.ts for the human text). */
 export type ErrorCode =
@@ -40,20 +42,20 @@ export function sessionExpiredError(): AppError {
 }
 
 /** Turns any thrown value into the JSON error shape; unexpected errors are logged with a request id and never leak internals. */
-export function toErrorResponse(error: unknown, requestId: string = crypto.randomUUID()): NextResponse<ErrorBody> {
+export function toErrorResponse(error: unknown, requestId: string = currentRequestId() ?? crypto.randomUUID()): NextResponse<ErrorBody> {
   if (error instanceof ZodError) {
     error = validationError(error);
   }
   if (error instanceof AppError) {
     if (error.status >= 500) {
-      console.error(`[${requestId}] ${error.code}: ${describeCause(error)}`);
+      getLogger().error({ msg: `${error.code}: ${describeCause(error)}`, requestId, code: error.code });
     }
     const body: ErrorBody = { error: { code: error.code, message: error.userMessage } };
     if (error.fields) body.error.fields = error.fields;
     if (error.status >= 500) body.error.requestId = requestId;
     return NextResponse.json(body, { status: error.status, headers: { "x-request-id": requestId } });
   }
-  console.error(`[${requestId}] unexpected error: ${describeCause(error)}`);
+  getLogger().error({ msg: `unexpected error: ${describeCause(error)}`, requestId, code: "INTERNAL" });
   return NextResponse.json(
     {
       error: {

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { faultInputSchema } from "./faults";
 import { responseStyles } from "./response-style";
 import { readJsonBody, sendJson } from "./http-utils";
+import { seenRequestIds } from "./seen-request-ids";
 
 const ADMIN_BODY_LIMIT = 16 * 1024;
 
@@ -47,6 +48,9 @@ const adminRoutes: Record<string, Record<string, AdminRoute>> = {
   },
   "/_sandbox/issued-tokens": {
     GET: (deps, _req, res) => sendJson(res, 200, { tokens: deps.issued.list() }),
+  },
+  "/_sandbox/request-ids": {
+    GET: (_deps, _req, res) => sendJson(res, 200, { requests: seenRequestIds.list() }),
   },
   "/_sandbox/faults": {
     GET: (deps, _req, res) => sendJson(res, 200, { faults: deps.faults.list() }),

@@ -14,6 +14,7 @@ import { logRequest, readJsonBody, sendError, sendJson } from "./http-utils";
 import { handleAdmin } from "./admin";
 import { ApiError } from "./api-error";
 import type { ResponseStyleSwitch } from "./response-style";
+import { seenRequestIds } from "./seen-request-ids";
 
 const API_BODY_LIMIT = 1024 * 1024;
 
@@ -153,7 +154,11 @@ async function handleApi(deps: ApiDeps, req: IncomingMessage, res: ServerRespons
   if (req.method !== route.method) {
     throw new ApiError(405, "method_not_allowed", `${path} accepts ${route.method} only`, { allow: route.method });
   }
-  res.once("finish", () => deps.stats.record(route.operation, res.statusCode));
+  res.once("finish", () => {
+    deps.stats.record(route.operation, res.statusCode);
+    const requestId = req.headers["x-request-id"];
+    seenRequestIds.record({ requestId: typeof requestId === "string" ? requestId : null, operation: route.operation, status: res.statusCode });
+  });
   try {
     if (await applyFault(deps, route.operation, req, res)) return;
     const user = await authenticate(deps, req);

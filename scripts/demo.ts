@@ -8,12 +8,16 @@ import { appendFileSync, existsSync, readFileSync } from "node:fs";
 
 const APP_URL = "http://localhost:3000";
 
-function ensureAuthSecret(): void {
+/** The demo's AUTH_SECRET from .env.local, written there first if missing. */
+function ensureAuthSecret(): string {
   const file = ".env.local";
   const current = existsSync(file) ? readFileSync(file, "utf8") : "";
-  if (/^AUTH_SECRET=/m.test(current)) return;
-  appendFileSync(file, `${current && !current.endsWith("\n") ? "\n" : ""}AUTH_SECRET=${randomBytes(32).toString("base64url")}\n`);
+  const existing = /^AUTH_SECRET=(.+)$/m.exec(current)?.[1]?.trim();
+  if (existing) return existing;
+  const secret = randomBytes(32).toString("base64url");
+  appendFileSync(file, `${current && !current.endsWith("\n") ? "\n" : ""}AUTH_SECRET=${secret}\n`);
   console.log("demo: wrote a new AUTH_SECRET to .env.local");
+  return secret;
 }
 
 function start(name: string, command: string, args: string[], env: Record<string, string>): ChildProcess {
@@ -59,13 +63,24 @@ async function waitFor(url: string, timeoutMs: number): Promise<void> {
   throw new Error(`${url} did not come up within ${timeoutMs / 1000} s`);
 }
 
-ensureAuthSecret();
+// The standalone server reads .env files from its own folder, not the checkout: pass the secret on.
+const authSecret = ensureAuthSecret();
 process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));
 
 children.push(start("sandbox", "npx", ["tsx", "sandbox/main.ts"], {}));
 await waitFor("http://localhost:4001/_sandbox/stats", 30_000);
-children.push(start("app", "npx", ["next", "start", "--hostname", "127.0.0.1", "--port", "3000"], { ESIGN_USE_SANDBOX: "true", AUTH_URL: APP_URL }));
+// The standalone server, as deployed; readable log lines instead of JSON for a person watching the terminal.
+children.push(
+  start("app", process.execPath, [".next/standalone/server.js"], {
+    ESIGN_USE_SANDBOX: "true",
+    AUTH_URL: APP_URL,
+    AUTH_SECRET: authSecret,
+    PORT: "3000",
+    HOSTNAME: "127.0.0.1",
+    LOG_FORMAT: "pretty",
+  }),
+);
 await waitFor(`${APP_URL}/api/auth/providers`, 30_000);
 
 console.log(`

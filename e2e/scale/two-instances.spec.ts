@@ -7,7 +7,7 @@ import type { SandboxStats } from "../fixtures/sandbox";
 import { fillSandboxSignIn, users } from "../fixtures/users";
 
 /**
- * Two production instances (`next start`) of one build share refresh coordination through a real
+ * Two production instances (standalone server) of one build share refresh coordination through a real
  * redis-server; one sandbox rotates refresh tokens and revokes the grant on reuse. This spec starts all of
  * them on its own ports, signs in once in the browser, then drives one session's requests at both instances.
  */

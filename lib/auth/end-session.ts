@@ -43,7 +43,7 @@ export async function endSessionUrl(): Promise<string | null> {
     : `${requestHeaders.get("x-forwarded-proto") ?? "http"}://${requestHeaders.get("x-forwarded-host") ?? requestHeaders.get("host")}`;
   const token = (await getToken({
     req: { headers: requestHeaders },
-    secret: getConfig().authSecret,
+    secret: getConfig().authSecrets,
     secureCookie: appOrigin.startsWith("https:"),
   })) as SessionToken | null;
   if (!token?.idToken) return null;

@@ -70,11 +70,12 @@ export function getRefreshStore(): RefreshStore {
 }
 
 function createConfiguredRefreshStore(): RefreshStore {
-  const { redisUrl, authSecret, requestTimeoutMs } = getConfig();
+  const { redisUrl, authSecrets, requestTimeoutMs } = getConfig();
   if (!redisUrl) return createMemoryRefreshStore();
   return createRedisRefreshStore({
     connection: getRedisConnection(redisUrl),
-    secret: authSecret,
+    // The current secret: during a rotation, instances on different current secrets do not share keys.
+    secret: authSecrets[0]!,
     local: createMemoryRefreshStore(),
     lockTtlMs: requestTimeoutMs + LOCK_MARGIN_MS,
     graceMs: REPLAY_GRACE_MS,

@@ -7,6 +7,8 @@ import type { TokenResponse } from "@/lib/esign/schemas";
 import { verifyIdToken } from "@/lib/auth/id-token";
 import { getRefreshStore } from "@/lib/auth/refresh-store";
 import { isAccessTokenExpired, needsRefresh, type SessionToken } from "@/lib/auth/session-token";
+import { getLogger } from "@/lib/logging/logger";
+import { currentRequestId } from "@/lib/logging/request-context";
 
 type IssuedTokens = Pick<
   SessionToken,
@@ -90,10 +92,10 @@ export async function rotateTokensIfNeeded(token: SessionToken): Promise<Session
   } catch (error) {
     if (error instanceof TokenRefreshError && error.reason === "unavailable") {
       // A blip at the token endpoint must not sign anyone out: keep the session and try again next request.
-      console.warn(`token refresh deferred: ${error.message}`);
+      getLogger().warn({ msg: `token refresh deferred: ${error.message}`, requestId: currentRequestId() });
       return token;
     }
-    console.warn(`token refresh failed, session ends: ${error instanceof Error ? error.message : String(error)}`);
+    getLogger().warn({ msg: `token refresh failed, session ends: ${error instanceof Error ? error.message : String(error)}`, requestId: currentRequestId() });
     return withoutTokens(token, "RefreshRejected");
   }
 }

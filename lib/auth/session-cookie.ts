@@ -43,7 +43,7 @@ function readCookieValue(cookies: CookieReader, name: string): string | undefine
 const DECODED_KEY = Symbol.for("esign.decodedSessions");
 const DECODED_LIMIT = 1_000;
 const DECODED_TTL_MS = 60_000;
-type Decoded = Map<string, { token: SessionToken | null; until: number }>;
+type Decoded = Map<string, { token: SessionToken | null; underOldSecret: boolean; until: number }>;
 
 function decodedSessions(): Decoded {
   const g = globalThis as typeof globalThis & { [DECODED_KEY]?: Decoded };
@@ -51,36 +51,62 @@ function decodedSessions(): Decoded {
   return g[DECODED_KEY];
 }
 
-/** Decrypts the session cookie of a request, or null when there is none or it does not decrypt. */
-export function readSessionToken(req: NextRequest): Promise<SessionToken | null> {
-  return decodeSessionCookie(req.cookies, sessionCookieName(req));
+async function decodeWith(value: string, secret: string | string[], salt: string): Promise<SessionToken | null> {
+  try {
+    return await decode<SessionToken>({ token: value, secret, salt });
+  } catch {
+    return null;
+  }
 }
 
-/** Decrypts the session cookie `name` from `cookies`, or null when there is none or it does not decrypt. */
-export async function decodeSessionCookie(cookies: CookieReader, name: string): Promise<SessionToken | null> {
+type DecodedState = { token: SessionToken | null; underOldSecret: boolean };
+
+/**
+ * Decrypts the session cookie `name` from `cookies`: null when there is none or it does not decrypt.
+ * `underOldSecret` tells that only a secret other than the first (AUTH_SECRET rotation) opened it, so the
+ * caller should write it back encrypted under the current one.
+ */
+async function decodeSessionCookieState(cookies: CookieReader, name: string): Promise<DecodedState> {
   const value = readCookieValue(cookies, name);
-  if (!value) return null;
+  if (!value) return { token: null, underOldSecret: false };
   const cache = decodedSessions();
   const key = `${name}=${value}`;
   const hit = cache.get(key);
   // A copy, so that callers can compare what they get back from rotation by identity and change nothing here.
-  if (hit && hit.until > Date.now()) return hit.token && { ...hit.token };
-  let token: SessionToken | null;
-  try {
-    token = await decode<SessionToken>({ token: value, secret: getConfig().authSecret, salt: name });
-  } catch {
-    token = null;
+  if (hit && hit.until > Date.now()) return { token: hit.token && { ...hit.token }, underOldSecret: hit.underOldSecret };
+  const [current, ...previous] = getConfig().authSecrets;
+  let token = await decodeWith(value, current!, name);
+  let underOldSecret = false;
+  if (!token && previous.length > 0) {
+    token = await decodeWith(value, previous, name);
+    underOldSecret = token !== null;
   }
   if (cache.size >= DECODED_LIMIT) cache.delete(cache.keys().next().value!);
   // Never past the cookie's own expiry, which decode() checks.
   const until = Math.min(Date.now() + DECODED_TTL_MS, typeof token?.exp === "number" ? token.exp * 1000 : Infinity);
-  cache.set(key, { token, until });
-  return token && { ...token };
+  cache.set(key, { token, underOldSecret, until });
+  return { token: token && { ...token }, underOldSecret };
 }
 
+/** The request's session cookie, decrypted, and whether an old secret opened it (see decodeSessionCookieState). */
+export function readSessionTokenState(req: NextRequest): Promise<DecodedState> {
+  return decodeSessionCookieState(req.cookies, sessionCookieName(req));
+}
+
+/** Decrypts the session cookie of a request, or null when there is none or it does not decrypt. */
+export async function readSessionToken(req: NextRequest): Promise<SessionToken | null> {
+  return (await readSessionTokenState(req)).token;
+}
+
+/** Decrypts the session cookie `name` from `cookies`, or null when there is none or it does not decrypt. */
+export async function decodeSessionCookie(cookies: CookieReader, name: string): Promise<SessionToken | null> {
+  return (await decodeSessionCookieState(cookies, name)).token;
+}
+
+/** Encrypts under the first AUTH_SECRET, the one current after a rotation. */
 export async function encodeSessionToken(req: NextRequest, token: SessionToken): Promise<string> {
   const name = sessionCookieName(req);
-  return encode({ token, secret: getConfig().authSecret, salt: name, maxAge: SESSION_MAX_AGE_SECONDS });
+  return encode({ token, secret: getConfig().authSecrets[0]!, salt: name, maxAge: SESSION_MAX_AGE_SECONDS });
 }
 
 /** The request's cookie header with the session cookie (and any chunks) replaced by `value`. */

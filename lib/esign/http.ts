@@ -1,16 +1,21 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
+import { currentRequestId } from "@/lib/logging/request-context";
 
 export type UpstreamResponse = { status: number; body: unknown };
 
 /**
  * Sends one request to the service with a deadline, returning status and parsed JSON (or null).
  * Network failures and timeouts become AppErrors; HTTP error statuses are returned for the caller to map.
+ * Carries the current request's id as X-Request-Id, so the service's logs line up with ours.
  */
 export async function sendToService(url: string, init: RequestInit, timeoutMs: number): Promise<UpstreamResponse> {
+  const headers = new Headers(init.headers);
+  const requestId = currentRequestId();
+  if (requestId) headers.set("x-request-id", requestId);
   let response: Response;
   try {
-    response = await fetch(url, { ...init, cache: "no-store", redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+    response = await fetch(url, { ...init, headers, cache: "no-store", redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
     if (error instanceof DOMException && error.name === "TimeoutError") {
       throw new AppError("SERVICE_TIMEOUT", 504, "The e-signature service did not answer in time. Please try again.", undefined, {

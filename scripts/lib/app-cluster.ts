@@ -50,13 +50,15 @@ export type AppInstanceOptions = {
   log?: (line: string) => void;
 };
 
-/** One `next start` of the production build (made beforehand by `next build`), in its own process group. */
+/** One standalone server of the production build (made beforehand by `npm run build`), in its own process group. */
 export async function startAppInstance(options: AppInstanceOptions): Promise<RunningProcess & { url: string }> {
-  const running = startProcess(`app:${options.port}`, bin("next"), ["start", "--hostname", "127.0.0.1", "--port", String(options.port)], {
+  const running = startProcess(`app:${options.port}`, process.execPath, [path.resolve(".next/standalone/server.js")], {
     log: options.log,
     env: {
       ...process.env,
       NODE_ENV: "production",
+      PORT: String(options.port),
+      HOSTNAME: "127.0.0.1",
       ESIGN_USE_SANDBOX: "true",
       ESIGN_AUTH_URL: options.sandbox.auth,
       ESIGN_API_URL: options.sandbox.api,

@@ -177,3 +177,17 @@ describe("outage switch", () => {
     expect((await response.json()).error).toBe("invalid_request");
   });
 });
+
+describe("request ids", () => {
+  it("records the X-Request-Id of each API call with its operation and status, null when none was sent", async () => {
+    await fetch(`${sandbox.apiUrl}/api/getuserinfo`, { headers: { authorization: `Bearer ${token}`, "x-request-id": "rid-0123456789" } });
+    await fetch(`${sandbox.apiUrl}/api/getuserinfo`);
+    const { requests } = (await (await fetch(`${sandbox.apiUrl}/_sandbox/request-ids`)).json()) as {
+      requests: { requestId: string | null; operation: string; status: number }[];
+    };
+    expect(requests.slice(-2)).toEqual([
+      { requestId: "rid-0123456789", operation: "getuserinfo", status: 200 },
+      { requestId: null, operation: "getuserinfo", status: 401 },
+    ]);
+  });
+});

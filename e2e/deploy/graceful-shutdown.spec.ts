@@ -1,0 +1,43 @@
+import { test, expect } from "../fixtures/test";
+import { signIn, users } from "../fixtures/users";
+import { deployPorts, deployUrls } from "./origins";
+import { sandboxEnv, startStandaloneApp, type StandaloneApp } from "./standalone-server";
+
+test.use({ baseURL: deployUrls.gracefulShutdown });
+
+test.describe("graceful shutdown", () => {
+  let app: StandaloneApp | undefined;
+
+  test.afterAll(async () => {
+    await app?.stop();
+  });
+
+  test("on SIGTERM an instance refuses new connections, finishes the request in flight, and exits 0", async ({ page, context, admin }) => {
+    app = await startStandaloneApp({
+      dir: ".next/standalone",
+      port: deployPorts.gracefulShutdown,
+      name: "graceful-shutdown",
+      env: { ...sandboxEnv, AUTH_URL: deployUrls.gracefulShutdown, AUTH_SECRET: "e2e-only-shutdown-secret-0123456789abcdef0123" },
+    });
+    await signIn(page, users.alice);
+    await admin.reset();
+    // The service takes 3 s to answer, so the account request is still running when SIGTERM arrives.
+    await admin.fault({ target: "getuserinfo", delayMs: 3_000, count: 1 });
+    // From here on the browser stays away from the instance being stopped; the request in flight is sent
+    // from Node with the session's cookies.
+    const cookie = (await context.cookies(deployUrls.gracefulShutdown)).map((c) => `${c.name}=${c.value}`).join("; ");
+    await page.goto("about:blank");
+    const inFlight = fetch(`${app.url}/api/account`, { headers: { cookie } }).then((res) => res.status);
+    await page.waitForTimeout(1_000);
+
+    const signalledAt = Date.now();
+    process.kill(app.child.pid!, "SIGTERM");
+    await expect
+      .poll(() => fetch(`${app!.url}/api/health`).then(() => "answered", () => "refused"), { timeout: 2_000 })
+      .toBe("refused");
+    expect(await inFlight, "the request in flight was finished, not cut").toBe(200);
+    expect(await app.exitCode()).toBe(0);
+    // It waited for that request (≈ 2.5 s left of the service's delay), not for the 25 s bound.
+    expect(Date.now() - signalledAt).toBeLessThan(10_000);
+  });
+});

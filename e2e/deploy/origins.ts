@@ -1,0 +1,32 @@
+/**
+ * The extra app servers the deployment specs start themselves, beside the config's webServers: each port
+ * from its own variable (defaults in 4650–4699, clear of the suite's defaults). The sandbox must accept their
+ * callbacks and CORS origins, so playwright.config.ts reads this file too.
+ */
+const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+
+export const deployPorts = {
+  /** nginx, TLS: the public origin of the behind-a-proxy spec. */
+  tlsProxy: port("E2E_TLS_PROXY_PORT", 4650),
+  /** nginx, plain http → https redirect server. */
+  tlsProxyHttp: port("E2E_TLS_PROXY_HTTP_PORT", 4651),
+  /** The two app instances behind it. */
+  tlsAppA: port("E2E_TLS_APP_A_PORT", 4652),
+  tlsAppB: port("E2E_TLS_APP_B_PORT", 4653),
+  /** The standalone folder copied to an empty directory. */
+  standaloneCopy: port("E2E_STANDALONE_COPY_PORT", 4655),
+  /** The instance restarted with a rotated AUTH_SECRET. */
+  secretRotation: port("E2E_SECRET_ROTATION_PORT", 4656),
+  /** The instance SIGTERMed with a request in flight. */
+  gracefulShutdown: port("E2E_SHUTDOWN_PORT", 4657),
+};
+
+/** A public-looking name that Chromium maps to loopback (--host-resolver-rules); nothing else resolves it. */
+export const PUBLIC_HOST = "partner.example.test";
+
+export const deployUrls = {
+  publicTls: `https://${PUBLIC_HOST}:${deployPorts.tlsProxy}`,
+  standaloneCopy: `http://localhost:${deployPorts.standaloneCopy}`,
+  secretRotation: `http://localhost:${deployPorts.secretRotation}`,
+  gracefulShutdown: `http://localhost:${deployPorts.gracefulShutdown}`,
+};

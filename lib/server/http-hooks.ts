@@ -1,0 +1,49 @@
+import "server-only";
+import http from "node:http";
+import { getLogger } from "@/lib/logging/logger";
+import { resolveRequestId, runWithRequestId } from "@/lib/logging/request-context";
+
+const INSTALLED = Symbol.for("esign.httpHooksInstalled");
+
+/** The HTTP servers of this process, seen as they accept connections: what graceful shutdown closes. */
+export const knownServers = new Set<http.Server>();
+
+/**
+ * Wraps every request Next's HTTP server receives, before Next sees it:
+ * - gives it a request id (the trusted proxy's X-Request-Id, else a new one), written into the request
+ *   headers Next passes on and echoed in the response's X-Request-Id;
+ * - runs all of Next's work for it inside that id's async context, so logs and calls to the service carry it;
+ * - writes one access line when the response has finished.
+ *
+ * Next exposes no per-request hook for this (proxy.ts skips static files and Auth.js routes, and never sees the
+ * final status), so it hooks the one place every request passes: the server's "request" event.
+ */
+export function installHttpHooks(options: { trustProxy: boolean }): void {
+  const proto = http.Server.prototype as http.Server & { [INSTALLED]?: boolean };
+  if (proto[INSTALLED]) return;
+  proto[INSTALLED] = true;
+  const originalEmit = proto.emit as (this: http.Server, event: string | symbol, ...args: unknown[]) => boolean;
+  const logger = getLogger();
+  proto.emit = function emit(this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
+    if (event === "connection") knownServers.add(this);
+    if (event !== "request") return originalEmit.call(this, event, ...args);
+    const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
+    const requestId = resolveRequestId(req.headers["x-request-id"], options.trustProxy);
+    req.headers["x-request-id"] = requestId;
+    res.setHeader("x-request-id", requestId);
+    const started = process.hrtime.bigint();
+    res.once("close", () => {
+      logger.info({
+        msg: "request",
+        requestId,
+        method: req.method,
+        // The path only: query strings can carry codes, states and signatures.
+        route: (req.url ?? "").split("?")[0],
+        status: res.statusCode,
+        durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10,
+        ...(res.writableFinished ? {} : { aborted: true }),
+      });
+    });
+    return runWithRequestId(requestId, () => originalEmit.call(this, event, ...args));
+  };
+}

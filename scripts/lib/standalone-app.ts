@@ -1,0 +1,41 @@
+import { createWriteStream } from "node:fs";
+import path from "node:path";
+import { startProcess, type RunningProcess } from "./child-process";
+
+export type StandaloneApp = RunningProcess & { url: string; logFile: string; exitCode(): Promise<number | null> };
+
+/**
+ * Starts `node server.js` from a standalone folder the way a deployment does: NODE_ENV=production, PORT and
+ * HOSTNAME, and nothing from this process's environment but PATH. Its output is appended to `logFile`, whole
+ * (a JSON line split across pipe chunks stays one line). Resolves once /api/health answers.
+ */
+export async function startStandaloneApp(options: { dir: string; port: number; name: string; logFile: string; env: Record<string, string> }): Promise<StandaloneApp> {
+  const log = createWriteStream(options.logFile, { flags: "a" });
+  const dir = path.resolve(options.dir);
+  const running = startProcess(options.name, process.execPath, [path.join(dir, "server.js")], {
+    cwd: dir,
+    env: { PATH: process.env.PATH, NODE_ENV: "production", PORT: String(options.port), HOSTNAME: "127.0.0.1", ...options.env },
+  });
+  running.child.stdout?.pipe(log, { end: false });
+  running.child.stderr?.pipe(log, { end: false });
+  const exited = new Promise<number | null>((resolve) => running.child.once("exit", (code) => resolve(code)));
+  const url = `http://127.0.0.1:${options.port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (running.child.exitCode !== null) throw new Error(`${options.name} exited with ${running.child.exitCode}; see ${options.logFile}`);
+    const ok = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`${options.name} did not answer /api/health within 30 s; see ${options.logFile}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    ...running,
+    url,
+    logFile: options.logFile,
+    exitCode: () => exited,
+    async stop(graceMs?: number) {
+      await running.stop(graceMs);
+      await new Promise((r) => log.end(r));
+    },
+  };
+}
