@@ -85,8 +85,8 @@ async function createDocument(deps: ApiDeps, req: IncomingMessage, res: ServerRe
   }
   const fileId = randomUUID();
   const blobName = blobNameFor(fileId, parsed.data.name);
-  const expired = deps.faults.takeSas() !== undefined;
-  const { url, sas } = deps.blobs.createUploadSas(blobName, expired);
+  const sasFault = deps.faults.takeSas();
+  const { url, sas } = deps.blobs.createUploadSas(blobName, sasFault?.expired === true, sasFault?.permissions ?? "cw");
   const document = {
     itemId: randomUUID(),
     fileId,
