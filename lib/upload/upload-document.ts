@@ -84,20 +84,22 @@ export async function uploadDocument(options: UploadDocumentOptions): Promise<Up
     if (signal?.aborted) throw new UploadError("UPLOAD_CANCELLED");
     return { created, url: assertAllowedUploadEndpoint(created.uploadendpoint, allowedOrigins) };
   };
-  const transfer = async (created: CreateDocumentResult, url: URL, staged: number[] = []) => {
+  // A resume keeps the block size it started with: a staged block's index only means its bytes under that size.
+  const transfer = async (created: CreateDocumentResult, url: URL, from?: Pick<ResumePoint, "staged" | "blockSize">) => {
     if (!blocks || file.size <= blocks.thresholdBytes || blockRefusals.has(url.origin)) {
       return { mode: "single" as const, storedMd5: await putWithRetries({ url, file, md5Base64: md5?.base64, signal, onStage, mode: "single" }) };
     }
     try {
-      const point: ResumePoint = { created, md5, blockSize: blocks.blockSize, staged };
+      const blockSize = from?.blockSize ?? blocks.blockSize;
+      const point: ResumePoint = { created, md5, blockSize, staged: from?.staged ?? [] };
       onResumePoint?.(point);
       await uploadInBlocks({
         url,
         file,
-        blockSize: blocks.blockSize,
+        blockSize,
         concurrency: blocks.concurrency,
         fileMd5Base64: md5?.base64,
-        staged,
+        staged: point.staged,
         signal,
         onProgress: (loadedBytes) => onStage?.({ stage: "uploading", loadedBytes, mode: "blocks" }),
         onRetry: (attempt, delayMs) => onStage?.({ stage: "retrying", attempt, delayMs }),
@@ -128,7 +130,7 @@ export async function uploadDocument(options: UploadDocumentOptions): Promise<Up
   }
   let sent: Awaited<ReturnType<typeof transfer>>;
   try {
-    sent = await transfer(created, url, resumeFrom?.staged);
+    sent = await transfer(created, url, resumeFrom);
   } catch (error) {
     if (!(error instanceof UploadError && error.code === "UPLOAD_FORBIDDEN")) throw error;
     onResumePoint?.(null);

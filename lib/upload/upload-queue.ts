@@ -123,10 +123,11 @@ export class UploadQueue {
     this.enqueue([{ file: item.file, input: item.input, ...(keep ? { resumeFrom: item.resumePoint!, id: item.id } : {}) }]);
   }
 
-  /** Removes a finished row from view. */
+  /** Removes a finished row from view; a failed block upload's saved point goes with it. */
   dismiss(id: string): void {
     if (this.items.find((i) => i.id === id)?.status === "active") return;
     this.remove(id);
+    this.saver?.remove(id);
   }
 
   private startNext(): void {

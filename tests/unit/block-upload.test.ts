@@ -246,6 +246,25 @@ describe("uploadDocument with blocks", () => {
     expect(second.transfer).toBe("single");
   });
 
+  it("resumes on the saved endpoint with the saved block size, sending only the missing blocks", async () => {
+    const saved = await createDocument();
+    const resumed = await uploadDocument({
+      file: fileOf(100),
+      input,
+      allowedOrigins: [ORIGIN],
+      createDocument,
+      hashFile: fakeHash,
+      // The configured block size changed since; the staged indexes only mean something with the old one.
+      blocks: { ...blocks, blockSize: 20 },
+      resumeFrom: { created: saved, md5: { base64: "saved==", hex: "00" }, blockSize: 10, staged: [0, 1, 2, 3, 4, 5, 6] },
+    });
+    expect(created).toBe(1);
+    expect(blockPuts().map(blockIndex).sort()).toEqual([7, 8, 9]);
+    expect(blockPuts().every((r) => (r.body as Blob).size === 10 && r.url.searchParams.get("sig") === "1")).toBe(true);
+    expect(sent.at(-1)!.headers["x-ms-blob-content-md5"]).toBe("saved==");
+    expect(resumed).toMatchObject({ itemId: "item-1", transfer: "blocks" });
+  });
+
   it("falls back on a 400 to the first Put Block too", async () => {
     answer = (req) => (req.url.searchParams.get("comp") === "block" ? { status: 400 } : { status: 201 });
     expect((await run(fileOf(100))).transfer).toBe("fallback");
