@@ -125,6 +125,7 @@ test.describe("block upload", () => {
     const row = page.getByTestId("upload-item");
     await expect(row).toHaveAttribute("data-status", "paused");
     await expect(row.getByRole("status")).toHaveText("Paused — Resume sends only the blocks still missing");
+    await expect(row.getByTestId("upload-progress-text")).toHaveText(/^\d+ % · [\d.]+ MiB of 72 MiB$/);
     const stagedAtPause = new Set(watch.staged);
     const sentBeforeResume = watch.blocks().length;
     await page.screenshot({ path: shot("desktop-paused"), fullPage: true });

@@ -6,7 +6,7 @@ const READ_BUFFER_BYTES = 1024 * 1024;
 
 export type FileMd5 = { base64: string; hex: string };
 
-export function toBase64(bytes: Uint8Array): string {
+function toBase64(bytes: Uint8Array): string {
   let binary = "";
   for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary);

@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { CreateDocumentResult } from "@/lib/esign/schemas";
 import { MAX_BLOCKS, blockId, planBlocks } from "@/lib/upload/block-layout";
+import { createHash } from "node:crypto";
 import { uploadInBlocks } from "@/lib/upload/block-upload";
+import { hashBlockMd5 } from "@/lib/upload/put-block";
 import { createProgressTracker } from "@/lib/upload/progress-tracker";
 import { uploadDocument, type UploadStage } from "@/lib/upload/upload-document";
 
@@ -99,6 +101,15 @@ describe("block layout", () => {
     expect(planBlocks(101, 10)).toEqual({ blockSize: 10, count: 11 });
     const huge = planBlocks(MAX_BLOCKS * 10 + 1, 10);
     expect(huge.count).toBeLessThanOrEqual(MAX_BLOCKS);
+  });
+});
+
+describe("hashBlockMd5", () => {
+  it("gives the base64 MD5 of exactly the block's bytes, as Content-MD5 wants it", async () => {
+    const bytes = new Uint8Array(3 * 1024 * 1024 + 17).map((_, i) => (i * 31) % 251);
+    const block = new File([bytes], "f.bin").slice(1024 * 1024, 3 * 1024 * 1024 + 5);
+    const expected = createHash("md5").update(bytes.subarray(1024 * 1024, 3 * 1024 * 1024 + 5)).digest("base64");
+    expect(await hashBlockMd5(block)).toBe(expected);
   });
 });
 

@@ -57,6 +57,8 @@ function progressDetails(item: QueueItem): { value: number | null; text: string 
   }
   if (!progress) return { value: null, text: formatBytes(file.size) };
   const parts = [`${progress.percent} %`, `${formatBytes(progress.loaded)} of ${formatBytes(progress.total)}`];
+  // A paused upload has no pace: its last speed and time left would be stale.
+  if (item.status === "paused") return { value: progress.percent, text: parts.join(" · ") };
   if (progress.bytesPerSecond) parts.push(formatSpeed(progress.bytesPerSecond));
   if (progress.secondsLeft !== null && progress.percent < 100) parts.push(`${formatDuration(progress.secondsLeft)} left`);
   return { value: progress.percent, text: parts.join(" · ") };
