@@ -180,7 +180,7 @@ async function measured<T extends object>(page: Page, context: BrowserContext, u
     const [name, ...args] = call;
     // A stuck upload must not stall the whole run silently: say which one.
     const deadline = new Promise<never>((_, reject) => {
-      stuck = setTimeout(() => reject(new Error(`${name}(${args.slice(1).join(", ")}) took over 5 min`)), 300_000);
+      stuck = setTimeout(() => reject(new Error(`${name}(${args.slice(1).join(", ")}) took over 3 min`)), 180_000);
     });
     const run = (await Promise.race([deadline, page.evaluate(
       ([n, a]) => ((window as unknown as { bench: Record<string, (...x: unknown[]) => Promise<unknown>> }).bench[n as string]!)(...(a as unknown[])),
@@ -251,6 +251,7 @@ async function main() {
       const plain: Measured[] = [];
       const withMd5: Measured[] = [];
       const blocks = new Map<number, ({ uploadMs: number } & Memory)[]>(CONCURRENCIES.map((c) => [c, []]));
+      const stalled = new Map<number, number>();
       try {
         // First: at 256 MiB this read never finished when it came after the block runs and drops (not yet understood).
         const mainThread = await page.evaluate(() =>
@@ -263,7 +264,16 @@ async function main() {
           withMd5.push(await fresh(() => browserUpload(page, context, userDataDir, "worker")));
           process.stderr.write("·");
           for (const c of CONCURRENCIES) {
-            blocks.get(c)!.push(await fresh(() => measured<{ uploadMs: number }>(page, context, userDataDir, ["uploadBlocks", freshUploadUrl(), c])));
+            // Block runs have stalled for good now and then (an XHR or a block read that never ends — see
+            // docs/documents.md): count it, reload the page, and go on with the next measurement.
+            try {
+              blocks.get(c)!.push(await fresh(() => measured<{ uploadMs: number }>(page, context, userDataDir, ["uploadBlocks", freshUploadUrl(), c])));
+            } catch (error) {
+              if (!String(error).includes("took over")) throw error;
+              stalled.set(c, (stalled.get(c) ?? 0) + 1);
+              await page.reload();
+              await page.setInputFiles("#file", filePath);
+            }
           }
           process.stderr.write(".");
         }
@@ -292,14 +302,18 @@ async function main() {
           `${peak(plain, "allGrowthMiB")} / ${peak(withMd5, "allGrowthMiB")}`,
         ]);
         const blockSpeed = (c: number) => mibps(sizeMiB, median(blocks.get(c)!.map((m) => m.uploadMs)));
+        const blockCell = (c: number) =>
+          (blocks.get(c)!.length ? `${fixed(blockSpeed(c))} (${fixed(blockSpeed(c) / curlSpeed, 2)})` : "—") +
+          (stalled.get(c) ? ` ${stalled.get(c)} stalled` : "");
+        const blockPeak = (c: number, key: keyof Memory, digits = 0) => (blocks.get(c)!.length ? peak(blocks.get(c)!, key, digits) : "—");
         blockRows.push([
           `${sizeMiB} MiB ×${runs}`,
           fixed(curlSpeed),
           `${fixed(plainSpeed)} (${fixed(plainSpeed / curlSpeed, 2)})`,
-          ...CONCURRENCIES.map((c) => `${fixed(blockSpeed(c))} (${fixed(blockSpeed(c) / curlSpeed, 2)})`),
+          ...CONCURRENCIES.map(blockCell),
           `${fixed(resentSingle)} / ${fixed(resentBlocks)}`,
-          `${peak(plain, "rendererGrowthMiB")} / ${CONCURRENCIES.map((c) => peak(blocks.get(c)!, "rendererGrowthMiB")).join(" / ")}`,
-          `${peak(plain, "heapGrowthMiB", 1)} / ${CONCURRENCIES.map((c) => peak(blocks.get(c)!, "heapGrowthMiB", 1)).join(" / ")}`,
+          `${peak(plain, "rendererGrowthMiB")} / ${CONCURRENCIES.map((c) => blockPeak(c, "rendererGrowthMiB")).join(" / ")}`,
+          `${peak(plain, "heapGrowthMiB", 1)} / ${CONCURRENCIES.map((c) => blockPeak(c, "heapGrowthMiB", 1)).join(" / ")}`,
         ]);
       } finally {
         await stopAzurite(azurite);
