@@ -32,6 +32,8 @@ const originList = (key: string) =>
       `${key} must be a comma-separated list of origins like https://account.blob.core.windows.net`,
     );
 
+const MIB = 1024 * 1024;
+
 /** The spec leaves document types open; these are only suggestions in the form's free-text field. */
 export const DEFAULT_DOCTYPE_SUGGESTIONS = ["contract", "agreement", "invoice", "nda", "offer", "policy", "form"];
 
@@ -40,6 +42,15 @@ const doctypeList = (key: string) =>
     .string()
     .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))
     .refine((list) => list.every((d) => d.length <= 100), `${key} must be a comma-separated list of document types, each at most 100 characters`);
+
+/** A whole number of MiB in [min, max]. Block size ≤ 100 MiB: the limit of the oldest SAS versions still accepted. */
+const mebibytes = (key: string, min: number, max: number, fallback: number) =>
+  z.coerce
+    .number({ error: `${key} must be a whole number of MiB from ${min} to ${max}` })
+    .int(`${key} must be a whole number of MiB from ${min} to ${max}`)
+    .min(min, `${key} must be a whole number of MiB from ${min} to ${max}`)
+    .max(max, `${key} must be a whole number of MiB from ${min} to ${max}`)
+    .default(fallback);
 
 const schema = z
   .object({
@@ -66,6 +77,14 @@ const schema = z
       .min(100, "ESIGN_REQUEST_TIMEOUT_MS must be at least 100")
       .max(120_000, "ESIGN_REQUEST_TIMEOUT_MS must be at most 120000")
       .default(10_000),
+    ESIGN_UPLOAD_BLOCK_THRESHOLD_MIB: mebibytes("ESIGN_UPLOAD_BLOCK_THRESHOLD_MIB", 0, 5000, 64),
+    ESIGN_UPLOAD_BLOCK_SIZE_MIB: mebibytes("ESIGN_UPLOAD_BLOCK_SIZE_MIB", 1, 100, 8),
+    ESIGN_UPLOAD_BLOCK_CONCURRENCY: z.coerce
+      .number({ error: "ESIGN_UPLOAD_BLOCK_CONCURRENCY must be a whole number from 1 to 6" })
+      .int("ESIGN_UPLOAD_BLOCK_CONCURRENCY must be a whole number from 1 to 6")
+      .min(1, "ESIGN_UPLOAD_BLOCK_CONCURRENCY must be a whole number from 1 to 6")
+      .max(6, "ESIGN_UPLOAD_BLOCK_CONCURRENCY must be a whole number from 1 to 6 (browsers open at most six connections per host)")
+      .default(4),
     // Comma-separated for rotation: the first encrypts new session cookies, every one decrypts (README "Rotating AUTH_SECRET").
     AUTH_SECRET: z
       .string({ error: "AUTH_SECRET is required (generate one with `npx auth secret`; `npm run demo` writes one to .env.local)" })
@@ -134,6 +153,8 @@ export type AppConfig = {
   storageOrigins: string[];
   doctypeSuggestions: string[];
   requestTimeoutMs: number;
+  /** Files above `thresholdBytes` go up as staged blocks (docs/documents.md explains the numbers). */
+  uploadBlocks: { thresholdBytes: number; blockSize: number; concurrency: number };
   /** The first encrypts session cookies; all of them decrypt (rotation). */
   authSecrets: string[];
   usesSandbox: boolean;
@@ -172,6 +193,11 @@ export function parseConfig(source: Record<string, string | undefined>): AppConf
       env.ESIGN_STORAGE_ORIGINS ?? (usesSandbox ? [SANDBOX_DEFAULTS.ESIGN_STORAGE_ORIGINS] : []),
     doctypeSuggestions: env.ESIGN_DOCTYPE_SUGGESTIONS ?? DEFAULT_DOCTYPE_SUGGESTIONS,
     requestTimeoutMs: env.ESIGN_REQUEST_TIMEOUT_MS,
+    uploadBlocks: {
+      thresholdBytes: env.ESIGN_UPLOAD_BLOCK_THRESHOLD_MIB * MIB,
+      blockSize: env.ESIGN_UPLOAD_BLOCK_SIZE_MIB * MIB,
+      concurrency: env.ESIGN_UPLOAD_BLOCK_CONCURRENCY,
+    },
     authSecrets: env.AUTH_SECRET,
     usesSandbox,
     redisUrl: env.REDIS_URL || undefined,

@@ -87,8 +87,8 @@ async function createDocument(deps: ApiDeps, req: IncomingMessage, res: ServerRe
   }
   const fileId = deps.style.newId();
   const blobName = blobNameFor(fileId, parsed.data.name);
-  const expired = deps.faults.takeSas() !== undefined;
-  const { url, sas } = deps.blobs.createUploadSas(blobName, expired);
+  const sasFault = deps.faults.takeSas();
+  const { url, sas } = deps.blobs.createUploadSas(blobName, sasFault?.expired === true, sasFault?.permissions ?? "cw");
   const document = {
     itemId: deps.style.newId(),
     fileId,

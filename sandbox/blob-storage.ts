@@ -126,14 +126,17 @@ export class BlobStorage {
     return `${this.config.blobUrl}/${ACCOUNT}/${CONTAINER}/${encodeURIComponent(blobName)}`;
   }
 
-  /** A SAS for one blob, create+write only; `expired` yields one already past its expiry (fault switch). */
-  createUploadSas(blobName: string, expired = false): SasUrl {
+  /**
+   * A SAS for one blob, create+write only; `expired` yields one already past its expiry, `permissions: "c"`
+   * one that can create the blob in one PUT but not stage blocks (fault switches).
+   */
+  createUploadSas(blobName: string, expired = false, permissions: "cw" | "c" = "cw"): SasUrl {
     const now = Date.now();
     // Starting a minute in the past tolerates clock skew between the signer and the storage service.
     const startsOn = new Date(now - (expired ? 10 * 60_000 : 60_000));
     const expiresOn = new Date(expired ? now - 60_000 : now + this.config.sasTtl * 1000);
     const sas = generateBlobSASQueryParameters(
-      { containerName: CONTAINER, blobName, permissions: BlobSASPermissions.parse("cw"), startsOn, expiresOn },
+      { containerName: CONTAINER, blobName, permissions: BlobSASPermissions.parse(permissions), startsOn, expiresOn },
       this.credential,
     ).toString();
     return { url: this.blobUrl(blobName), sas };

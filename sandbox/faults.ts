@@ -32,7 +32,13 @@ export const faultInputSchema = z.discriminatedUnion("target", [
       (fault) => [fault.status, fault.delayMs, fault.hang, fault.malformed].filter((v) => v !== undefined).length === 1,
       { message: "an api fault needs exactly one of status, delayMs, hang or malformed" },
     ),
-  z.object({ target: z.literal("sas"), count, expired: z.literal(true) }).strict(),
+  z
+    .object({ target: z.literal("sas"), count, expired: z.literal(true).optional(), permissions: z.literal("c").optional() })
+    .strict()
+    // `permissions: "c"` issues a create-only SAS: Put Block is refused (403), as storage without block support would.
+    .refine((fault) => (fault.expired === undefined) !== (fault.permissions === undefined), {
+      message: "a sas fault needs exactly one of expired or permissions",
+    }),
 ]);
 
 export type FaultInput = z.infer<typeof faultInputSchema>;

@@ -17,7 +17,7 @@ export default async function DocumentsPage() {
       />
     );
   }
-  const { storageOrigins, doctypeSuggestions } = getConfig();
+  const { storageOrigins, doctypeSuggestions, uploadBlocks } = getConfig();
   return (
     <div className="flex flex-col gap-6">
       <div>
@@ -29,6 +29,7 @@ export default async function DocumentsPage() {
       <DocumentsWorkspace
         allowedOrigins={storageOrigins}
         doctypeSuggestions={doctypeSuggestions}
+        uploadBlocks={uploadBlocks}
         userKey={session.user.email ?? session.user.name ?? "signed-in-user"}
       />
     </div>

@@ -151,9 +151,14 @@ function browserRssMiB(userDataDir: string): { renderer: number; all: number } {
   return { renderer, all };
 }
 
-type Measured = BrowserRun & { heapGrowthMiB: number; rendererGrowthMiB: number; allGrowthMiB: number };
+type PageBench = {
+  upload: (url: string, md5: string) => Promise<BrowserRun>;
+  uploadBlocks: (url: string, concurrency: number) => Promise<{ uploadMs: number }>;
+  resentAfterDrop: (url: string, mode: "single" | "blocks") => Promise<{ resentBytes: number }>;
+};
 
-async function browserUpload(page: Page, context: BrowserContext, userDataDir: string, md5: "none" | "worker"): Promise<Measured> {
+/** Runs one upload of the page's bench API (`[name, ...args]`, the SAS URL first) while sampling memory. */
+async function measured<T extends object>(page: Page, context: BrowserContext, userDataDir: string, call: [keyof PageBench, ...unknown[]]): Promise<T & Memory> {
   const cdp = await context.newCDPSession(page);
   await cdp.send("Performance.enable");
   const heap = async () => {
@@ -170,19 +175,40 @@ async function browserUpload(page: Page, context: BrowserContext, userDataDir: s
     const rss = browserRssMiB(userDataDir);
     peakRss = { renderer: Math.max(peakRss.renderer, rss.renderer), all: Math.max(peakRss.all, rss.all) };
   }, 100);
+  let stuck: NodeJS.Timeout | undefined;
   try {
-    const run = await page.evaluate(
-      ([url, mode]) => (window as unknown as { bench: { upload: (u: string, m: string) => Promise<BrowserRun> } }).bench.upload(url, mode),
-      [freshUploadUrl(), md5] as const,
-    );
+    const [name, ...args] = call;
+    // A stuck upload must not stall the whole run silently: say which one.
+    const deadline = new Promise<never>((_, reject) => {
+      stuck = setTimeout(() => reject(new Error(`${name}(${args.slice(1).join(", ")}) took over 3 min`)), 180_000);
+    });
+    const run = (await Promise.race([deadline, page.evaluate(
+      ([n, a]) => ((window as unknown as { bench: Record<string, (...x: unknown[]) => Promise<unknown>> }).bench[n as string]!)(...(a as unknown[])),
+      [name, args] as const,
+    )])) as T;
     return { ...run, heapGrowthMiB: peakHeap - baseHeap, rendererGrowthMiB: peakRss.renderer - baseRss.renderer, allGrowthMiB: peakRss.all - baseRss.all };
   } finally {
+    clearTimeout(stuck);
     clearInterval(sampler);
     await cdp.detach();
   }
 }
 
+type Memory = { heapGrowthMiB: number; rendererGrowthMiB: number; allGrowthMiB: number };
+type Measured = BrowserRun & Memory;
+
+const browserUpload = (page: Page, context: BrowserContext, userDataDir: string, md5: "none" | "worker") =>
+  measured<BrowserRun>(page, context, userDataDir, ["upload", freshUploadUrl(), md5]);
+
 // ---------- report ----------
+
+const CONCURRENCIES = [1, 4, 8];
+
+function printTable(header: string[], rows: string[][]) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
+  console.log(`\n${line(header)}\n| ${widths.map((w) => "-".repeat(w)).join(" | ")} |\n${rows.map(line).join("\n")}`);
+}
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const mibps = (sizeMiB: number, ms: number) => sizeMiB / (ms / 1000);
@@ -207,33 +233,61 @@ async function main() {
   const page = context.pages()[0] ?? (await context.newPage());
   await page.goto(PAGE_ORIGIN);
   const rows: string[][] = [];
+  const blockRows: string[][] = [];
   try {
     for (const sizeMiB of sizesMiB) {
       const runs = runsFor(sizeMiB);
       const filePath = path.join(work, `file-${sizeMiB}MiB.bin`);
       await writeFile(filePath, sizeMiB * MiB);
-      const azurite = await startAzurite(sizeMiB * runs * 3 + 256);
+      // A fresh Azurite for every upload: with block mode a round is 6 uploads, too many to keep in memory at 1 GiB.
+      let azurite = await startAzurite(sizeMiB * 2 + 256);
+      const fresh = async <T>(measure: () => Promise<T>): Promise<T> => {
+        await stopAzurite(azurite);
+        azurite = await startAzurite(sizeMiB * 2 + 256);
+        return measure();
+      };
       await page.setInputFiles("#file", filePath);
       const curl: number[] = [];
       const plain: Measured[] = [];
       const withMd5: Measured[] = [];
+      const blocks = new Map<number, ({ uploadMs: number } & Memory)[]>(CONCURRENCIES.map((c) => [c, []]));
+      const stalled = new Map<number, number>();
       try {
-        for (let r = 0; r < runs; r++) {
-          // Interleaved, so a slow patch of the machine hits all three alike.
-          curl.push(await curlUpload(filePath));
-          plain.push(await browserUpload(page, context, userDataDir, "none"));
-          withMd5.push(await browserUpload(page, context, userDataDir, "worker"));
-          process.stderr.write(".");
-        }
+        // First: at 256 MiB this read never finished when it came after the block runs and drops (not yet understood).
         const mainThread = await page.evaluate(() =>
           (window as unknown as { bench: { hashOnMainThread: () => Promise<{ hashMs: number; hashStallMs: number }> } }).bench.hashOnMainThread(),
         );
+        for (let r = 0; r < runs; r++) {
+          // Interleaved, so a slow patch of the machine hits every mode alike.
+          curl.push(await fresh(() => curlUpload(filePath)));
+          plain.push(await fresh(() => browserUpload(page, context, userDataDir, "none")));
+          withMd5.push(await fresh(() => browserUpload(page, context, userDataDir, "worker")));
+          process.stderr.write("·");
+          for (const c of CONCURRENCIES) {
+            // Block runs have stalled for good now and then (an XHR or a block read that never ends — see
+            // docs/documents.md): count it, reload the page, and go on with the next measurement.
+            try {
+              blocks.get(c)!.push(await fresh(() => measured<{ uploadMs: number }>(page, context, userDataDir, ["uploadBlocks", freshUploadUrl(), c])));
+            } catch (error) {
+              if (!String(error).includes("took over")) throw error;
+              stalled.set(c, (stalled.get(c) ?? 0) + 1);
+              await page.reload();
+              await page.setInputFiles("#file", filePath);
+            }
+          }
+          process.stderr.write(".");
+        }
+        const resent = async (mode: "single" | "blocks") =>
+          (await fresh(() => measured<{ resentBytes: number }>(page, context, userDataDir, ["resentAfterDrop", freshUploadUrl(), mode]))).resentBytes / MiB;
+        const resentSingle = await resent("single");
+        process.stderr.write("s");
+        const resentBlocks = await resent("blocks");
+        process.stderr.write("b");
         const curlSpeed = mibps(sizeMiB, median(curl));
         const plainSpeed = mibps(sizeMiB, median(plain.map((m) => m.uploadMs)));
         const totalMd5Speed = mibps(sizeMiB, median(withMd5.map((m) => m.uploadMs + (m.hashMs ?? 0))));
         const hashSpeed = mibps(sizeMiB, median(withMd5.map((m) => m.hashMs ?? 0)));
-        const peak = (runs: Measured[], key: "heapGrowthMiB" | "rendererGrowthMiB" | "allGrowthMiB", digits = 0) =>
-          fixed(Math.max(...runs.map((m) => m[key])), digits);
+        const peak = (runs: Memory[], key: keyof Memory, digits = 0) => fixed(Math.max(...runs.map((m) => m[key])), digits);
         rows.push([
           `${sizeMiB} MiB ×${runs}`,
           fixed(curlSpeed),
@@ -247,6 +301,20 @@ async function main() {
           `${peak(plain, "rendererGrowthMiB")} / ${peak(withMd5, "rendererGrowthMiB")}`,
           `${peak(plain, "allGrowthMiB")} / ${peak(withMd5, "allGrowthMiB")}`,
         ]);
+        const blockSpeed = (c: number) => mibps(sizeMiB, median(blocks.get(c)!.map((m) => m.uploadMs)));
+        const blockCell = (c: number) =>
+          (blocks.get(c)!.length ? `${fixed(blockSpeed(c))} (${fixed(blockSpeed(c) / curlSpeed, 2)})` : "—") +
+          (stalled.get(c) ? ` ${stalled.get(c)} stalled` : "");
+        const blockPeak = (c: number, key: keyof Memory, digits = 0) => (blocks.get(c)!.length ? peak(blocks.get(c)!, key, digits) : "—");
+        blockRows.push([
+          `${sizeMiB} MiB ×${runs}`,
+          fixed(curlSpeed),
+          `${fixed(plainSpeed)} (${fixed(plainSpeed / curlSpeed, 2)})`,
+          ...CONCURRENCIES.map(blockCell),
+          `${fixed(resentSingle)} / ${fixed(resentBlocks)}`,
+          `${peak(plain, "rendererGrowthMiB")} / ${CONCURRENCIES.map((c) => blockPeak(c, "rendererGrowthMiB")).join(" / ")}`,
+          `${peak(plain, "heapGrowthMiB", 1)} / ${CONCURRENCIES.map((c) => blockPeak(c, "heapGrowthMiB", 1)).join(" / ")}`,
+        ]);
       } finally {
         await stopAzurite(azurite);
         await rm(filePath, { force: true });
@@ -258,11 +326,16 @@ async function main() {
     await rm(work, { recursive: true, force: true });
   }
   const header = ["size", "curl MiB/s", "browser MiB/s", "ratio", "MD5 (worker) MiB/s", "browser+MD5 MiB/s", "ratio", "main-thread stall ms worker/main", "JS heap +MiB plain/MD5", "renderer RSS +MiB plain/MD5", "all Chromium RSS +MiB plain/MD5"];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
-  console.log(`\n${line(header)}\n| ${widths.map((w) => "-".repeat(w)).join(" | ")} |\n${rows.map(line).join("\n")}`);
+  printTable(header, rows);
   console.log("\nThroughput: medians; browser = XHR PUT of a disk-backed File (lib/upload/put-blob.ts); browser+MD5 includes hashing time.");
   console.log("Memory: peak during the upload minus the level before it (max over runs). Stall: longest main-thread gap while hashing.");
+  const concurrencies = CONCURRENCIES.map((c) => `c${c}`).join("/");
+  printTable(
+    ["size", "curl MiB/s", "single PUT MiB/s (÷curl)", ...CONCURRENCIES.map((c) => `blocks c${c} MiB/s (÷curl)`), "re-sent MiB after drop at 50 % single / blocks", `renderer RSS +MiB single / ${concurrencies}`, `JS heap +MiB single / ${concurrencies}`],
+    blockRows,
+  );
+  console.log("\nBlocks: lib/upload/block-upload.ts, 8 MiB blocks with per-block MD5 (hashed on the main thread), c = blocks in flight.");
+  console.log("Drop: one run each; the connection sending the most is cut once half the file is on its way; re-sent = bytes sent − file size.");
 }
 
 await main();

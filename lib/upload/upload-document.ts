@@ -1,18 +1,25 @@
 import type { CreateDocumentInput, CreateDocumentResult } from "@/lib/esign/schemas";
-import { RETRY_DELAYS_MS, waitOrCancel } from "@/lib/upload/backoff";
+import { BlocksRefusedError, uploadInBlocks } from "@/lib/upload/block-upload";
 import { shouldComputeMd5 } from "@/lib/upload/checksum-policy";
 import { hashFileMd5InWorker } from "@/lib/upload/hash-in-worker";
 import { md5Base64ToHex, type FileMd5 } from "@/lib/upload/md5";
 import { putBlob } from "@/lib/upload/put-blob";
+import { retryTransient } from "@/lib/upload/retry-transient";
+import { sasExpired, type BlockSettings, type ResumePoint } from "@/lib/upload/resume-point";
 import { assertAllowedUploadEndpoint } from "@/lib/upload/storage-endpoint";
 import { UploadError } from "@/lib/upload/upload-error";
 
 export type UploadStage =
   | { stage: "hashing"; hashedBytes: number }
   | { stage: "creating" }
-  | { stage: "uploading"; loadedBytes: number }
+  /** `mode`: in staged blocks, one PUT, or one PUT because storage refused blocks. */
+  | { stage: "uploading"; loadedBytes: number; mode: TransferMode }
   | { stage: "retrying"; attempt: number; delayMs: number }
-  | { stage: "renewing" };
+  | { stage: "renewing" }
+  /** A saved upload could not be resumed (its link expired): starting over with a new one. */
+  | { stage: "restarting" };
+
+export type TransferMode = "single" | "blocks" | "fallback";
 
 /** What the user sees once a document is stored: ids and facts, never the SAS URL. */
 export type UploadedDocument = {
@@ -26,6 +33,8 @@ export type UploadedDocument = {
   md5Hex: string | null;
   /** Whether storage checked the bytes against our MD5 (true) or only reported its own (false). */
   md5Verified: boolean;
+  /** How the bytes went: one PUT, staged blocks, or one PUT after storage refused blocks. */
+  transfer: TransferMode;
   uploadedAt: string;
 };
 
@@ -38,6 +47,14 @@ export type UploadDocumentOptions = {
   onStage?: (stage: UploadStage) => void;
   signal?: AbortSignal;
   hashFile?: (file: File, onProgress: (hashedBytes: number) => void, signal?: AbortSignal) => Promise<FileMd5>;
+  /** When to stage blocks instead of one PUT; without it every file goes in one PUT. */
+  blocks?: BlockSettings;
+  /** Storage origins that refused blocks in this page's lifetime: they get the single PUT straight away. */
+  blockRefusals?: Set<string>;
+  /** Where an earlier, interrupted block upload of this same file got to (pause or reload). */
+  resumeFrom?: ResumePoint;
+  /** Called whenever a block upload can be resumed from a new point; null once there is nothing to resume. */
+  onResumePoint?: (point: ResumePoint | null) => void;
 };
 
 const hashInWorker = (file: File, onProgress: (hashed: number) => void, signal?: AbortSignal) =>
@@ -50,28 +67,76 @@ const hashInWorker = (file: File, onProgress: (hashed: number) => void, signal?:
  */
 export async function uploadDocument(options: UploadDocumentOptions): Promise<UploadedDocument> {
   const { file, input, allowedOrigins, createDocument, onStage, signal, hashFile = hashInWorker } = options;
-  const md5 = shouldComputeMd5(file.size)
-    ? await hashFile(file, (hashedBytes) => onStage?.({ stage: "hashing", hashedBytes }), signal)
-    : null;
+  const { blocks, blockRefusals = new Set<string>(), onResumePoint } = options;
+  let resumeFrom = options.resumeFrom;
+  if (resumeFrom && sasExpired(resumeFrom.created.uploadendpoint)) {
+    onResumePoint?.(null);
+    onStage?.({ stage: "restarting" });
+    resumeFrom = undefined;
+  }
+  // A restart after expiry is the same file (checked when it was picked again), so its MD5 still holds.
+  const md5 =
+    options.resumeFrom?.md5 ??
+    (shouldComputeMd5(file.size) ? await hashFile(file, (hashedBytes) => onStage?.({ stage: "hashing", hashedBytes }), signal) : null);
 
   const createAndCheck = async () => {
     const created = await createDocument(input);
     if (signal?.aborted) throw new UploadError("UPLOAD_CANCELLED");
     return { created, url: assertAllowedUploadEndpoint(created.uploadendpoint, allowedOrigins) };
   };
-  const put = (url: URL) =>
-    putWithRetries({ url, file, md5Base64: md5?.base64, signal, onStage });
+  // A resume keeps the block size it started with: a staged block's index only means its bytes under that size.
+  const transfer = async (created: CreateDocumentResult, url: URL, from?: Pick<ResumePoint, "staged" | "blockSize">) => {
+    if (!blocks || file.size <= blocks.thresholdBytes || blockRefusals.has(url.origin)) {
+      return { mode: "single" as const, storedMd5: await putWithRetries({ url, file, md5Base64: md5?.base64, signal, onStage, mode: "single" }) };
+    }
+    try {
+      const blockSize = from?.blockSize ?? blocks.blockSize;
+      const point: ResumePoint = { created, md5, blockSize, staged: from?.staged ?? [] };
+      onResumePoint?.(point);
+      await uploadInBlocks({
+        url,
+        file,
+        blockSize,
+        concurrency: blocks.concurrency,
+        fileMd5Base64: md5?.base64,
+        staged: point.staged,
+        signal,
+        onProgress: (loadedBytes) => onStage?.({ stage: "uploading", loadedBytes, mode: "blocks" }),
+        onRetry: (attempt, delayMs) => onStage?.({ stage: "retrying", attempt, delayMs }),
+        onBlockStaged: (index) => {
+          point.staged = [...point.staged, index];
+          onResumePoint?.({ ...point });
+        },
+      });
+      onResumePoint?.(null);
+      // Azure computes no whole-blob MD5 for a block list; the blob carries ours when we sent one.
+      return { mode: "blocks" as const, storedMd5: null };
+    } catch (error) {
+      if (!(error instanceof BlocksRefusedError)) throw error;
+      onResumePoint?.(null);
+      blockRefusals.add(url.origin);
+      return { mode: "fallback" as const, storedMd5: await putWithRetries({ url, file, md5Base64: md5?.base64, signal, onStage, mode: "fallback" }) };
+    }
+  };
 
-  onStage?.({ stage: "creating" });
-  let { created, url } = await createAndCheck();
-  let storedMd5: string | null;
+  let created: CreateDocumentResult;
+  let url: URL;
+  if (resumeFrom) {
+    created = resumeFrom.created;
+    url = assertAllowedUploadEndpoint(created.uploadendpoint, allowedOrigins);
+  } else {
+    onStage?.({ stage: "creating" });
+    ({ created, url } = await createAndCheck());
+  }
+  let sent: Awaited<ReturnType<typeof transfer>>;
   try {
-    storedMd5 = (await put(url)).storedMd5Base64;
+    sent = await transfer(created, url, resumeFrom);
   } catch (error) {
     if (!(error instanceof UploadError && error.code === "UPLOAD_FORBIDDEN")) throw error;
+    onResumePoint?.(null);
     onStage?.({ stage: "renewing" });
     ({ created, url } = await createAndCheck());
-    storedMd5 = (await put(url)).storedMd5Base64;
+    sent = await transfer(created, url);
   }
 
   return {
@@ -81,8 +146,9 @@ export async function uploadDocument(options: UploadDocumentOptions): Promise<Up
     fileId: created.fileId,
     subdocid: created.subdocid,
     size: file.size,
-    md5Hex: md5?.hex ?? (storedMd5 ? md5Base64ToHex(storedMd5) : null),
+    md5Hex: md5?.hex ?? (sent.storedMd5 ? md5Base64ToHex(sent.storedMd5) : null),
     md5Verified: md5 !== null,
+    transfer: sent.mode,
     uploadedAt: new Date().toISOString(),
   };
 }
@@ -93,17 +159,13 @@ async function putWithRetries(args: {
   md5Base64?: string;
   signal?: AbortSignal;
   onStage?: (stage: UploadStage) => void;
-}) {
-  const { onStage, ...put } = args;
-  for (let attempt = 0; ; attempt++) {
-    onStage?.({ stage: "uploading", loadedBytes: 0 });
-    try {
-      return await putBlob({ ...put, onProgress: (loadedBytes) => onStage?.({ stage: "uploading", loadedBytes }) });
-    } catch (error) {
-      const delayMs = RETRY_DELAYS_MS[attempt];
-      if (!(error instanceof UploadError && error.transient) || delayMs === undefined) throw error;
-      onStage?.({ stage: "retrying", attempt: attempt + 1, delayMs });
-      await waitOrCancel(delayMs, put.signal);
-    }
-  }
+  mode: "single" | "fallback";
+}): Promise<string | null> {
+  const { onStage, mode, ...put } = args;
+  const attempt = async () => {
+    onStage?.({ stage: "uploading", loadedBytes: 0, mode });
+    const result = await putBlob({ ...put, onProgress: (loadedBytes) => onStage?.({ stage: "uploading", loadedBytes, mode }) });
+    return result.storedMd5Base64;
+  };
+  return retryTransient(attempt, (n, delayMs) => onStage?.({ stage: "retrying", attempt: n, delayMs }), put.signal);
 }

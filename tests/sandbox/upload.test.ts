@@ -110,6 +110,36 @@ describe("upload file", () => {
     expect((await upload(fresh.uploadendpoint, new Uint8Array([1]))).status).toBe(201);
   });
 
+  it("stages blocks with the same SAS, checking each block's Content-MD5, and commits them with Put Block List", async () => {
+    const document = await createDocument();
+    const parts = [Uint8Array.from(randomBytes(1000)), Uint8Array.from(randomBytes(500))];
+    const ids = ["YmxvY2stMA==", "YmxvY2stMQ=="];
+    const md5 = (b: Uint8Array) => createHash("md5").update(b).digest("base64");
+    const stage = (i: number, contentMd5: string) =>
+      fetch(`${document.uploadendpoint}&comp=block&blockid=${encodeURIComponent(ids[i]!)}`, { method: "PUT", headers: { "content-md5": contentMd5 }, body: parts[i] });
+    expect((await stage(0, md5(parts[1]!))).status).toBe(400);
+    expect((await stage(0, md5(parts[0]!))).status).toBe(201);
+    expect((await stage(1, md5(parts[1]!))).status).toBe(201);
+    expect((await listDocuments())[0].blob.exists).toBe(false);
+    const whole = createHash("md5").update(parts[0]!).update(parts[1]!).digest();
+    const commit = await fetch(`${document.uploadendpoint}&comp=blocklist`, {
+      method: "PUT",
+      headers: { "x-ms-blob-content-md5": whole.toString("base64") },
+      body: `<?xml version="1.0" encoding="utf-8"?><BlockList>${ids.map((id) => `<Latest>${id}</Latest>`).join("")}</BlockList>`,
+    });
+    expect(commit.status).toBe(201);
+    expect((await listDocuments())[0].blob).toMatchObject({ exists: true, size: 1500, md5Hex: whole.toString("hex") });
+  });
+
+  it("issues a create-only SAS with the permissions fault: one PUT works, Put Block is refused with 403", async () => {
+    expect((await addFault(sandbox, { target: "sas", permissions: "c", count: 1 })).status).toBe(201);
+    const document = await createDocument();
+    const block = await fetch(`${document.uploadendpoint}&comp=block&blockid=YmxvY2stMA==`, { method: "PUT", body: new Uint8Array([1]) });
+    expect(block.status).toBe(403);
+    expect(await block.text()).toContain("AuthorizationPermissionMismatch");
+    expect((await upload(document.uploadendpoint, new Uint8Array([1]))).status).toBe(201);
+  });
+
   it("allows the app's origin to PUT from a browser (CORS preflight)", async () => {
     const document = await createDocument();
     const response = await fetch(document.uploadendpoint, {

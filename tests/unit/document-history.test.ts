@@ -33,6 +33,7 @@ const doc = (n: number): UploadedDocument => ({
   size: n,
   md5Hex: null,
   md5Verified: false,
+  transfer: "single",
   uploadedAt: "2026-01-01T00:00:00.000Z",
 });
 

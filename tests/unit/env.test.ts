@@ -51,6 +51,28 @@ describe("parseConfig", () => {
     );
   });
 
+  it("stages uploads above 64 MiB in 8 MiB blocks, 4 at a time, unless configured otherwise", () => {
+    expect(parseConfig({ AUTH_SECRET: secret }).uploadBlocks).toEqual({ thresholdBytes: 64 * 1024 * 1024, blockSize: 8 * 1024 * 1024, concurrency: 4 });
+    expect(
+      parseConfig({ AUTH_SECRET: secret, ESIGN_UPLOAD_BLOCK_THRESHOLD_MIB: "128", ESIGN_UPLOAD_BLOCK_SIZE_MIB: "16", ESIGN_UPLOAD_BLOCK_CONCURRENCY: "2" })
+        .uploadBlocks,
+    ).toEqual({ thresholdBytes: 128 * 1024 * 1024, blockSize: 16 * 1024 * 1024, concurrency: 2 });
+  });
+
+  it("explains a bad block setting by its key", () => {
+    const problems = problemsOf({
+      AUTH_SECRET: secret,
+      ESIGN_UPLOAD_BLOCK_THRESHOLD_MIB: "lots",
+      ESIGN_UPLOAD_BLOCK_SIZE_MIB: "101",
+      ESIGN_UPLOAD_BLOCK_CONCURRENCY: "8",
+    });
+    expect(problems).toEqual([
+      "ESIGN_UPLOAD_BLOCK_THRESHOLD_MIB must be a whole number of MiB from 0 to 5000",
+      "ESIGN_UPLOAD_BLOCK_SIZE_MIB must be a whole number of MiB from 1 to 100",
+      expect.stringContaining("ESIGN_UPLOAD_BLOCK_CONCURRENCY must be a whole number from 1 to 6"),
+    ]);
+  });
+
   it("refuses to run in production against the sandbox unless asked to", () => {
     const problems = problemsOf({ NODE_ENV: "production", AUTH_SECRET: secret });
     expect(problems).toEqual(

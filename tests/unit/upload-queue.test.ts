@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { UploadedDocument } from "@/lib/upload/upload-document";
 import { UploadError } from "@/lib/upload/upload-error";
+import type { ResumePoint } from "@/lib/upload/resume-point";
 import { UploadQueue, type RunUpload } from "@/lib/upload/upload-queue";
 
 const input = (name: string) => ({ docid: null, name, doctype: "" });
@@ -61,5 +62,38 @@ describe("UploadQueue", () => {
     await flush();
     queue.retry(queue.getSnapshot()[0]!.id);
     expect(queue.getSnapshot().map((i) => i.status)).toEqual(["active"]);
+  });
+
+  it("pauses a block upload keeping its staged blocks, and resumes it from them; saves and forgets the point", async () => {
+    const point = (staged: number[]) => ({ created: {} as never, md5: null, blockSize: 10, staged });
+    const froms: (ResumePoint | null)[] = [];
+    let report: (p: ResumePoint | null) => void = () => {};
+    const run: RunUpload = (_f, _input, _onStage, signal, resume) =>
+      new Promise((_resolve, reject) => {
+        froms.push(resume.from);
+        report = resume.onPoint;
+        signal.addEventListener("abort", () => reject(new UploadError("UPLOAD_CANCELLED")));
+      });
+    const saved: string[] = [];
+    const queue = new UploadQueue(run, () => {}, undefined, {
+      save: (item, p) => saved.push(`save ${item.id} ${p.staged.join(",")}`),
+      remove: (id) => saved.push(`remove ${id}`),
+    });
+    queue.enqueue([{ file: file("big"), input: input("big") }]);
+    const id = queue.getSnapshot()[0]!.id;
+    queue.pause(id);
+    await flush();
+    // Nothing to resume from yet (no block mode): Pause does nothing.
+    expect(queue.getSnapshot()[0]!.status).toBe("active");
+    report(point([0, 1]));
+    queue.pause(id);
+    await flush();
+    expect(queue.getSnapshot()[0]).toMatchObject({ status: "paused", resumePoint: { staged: [0, 1] } });
+    queue.resume(id);
+    expect(froms).toEqual([null, point([0, 1])]);
+    queue.cancel(id);
+    await flush();
+    expect(queue.getSnapshot()[0]).toMatchObject({ status: "cancelled", resumePoint: null, notice: "blocks-discarded" });
+    expect(saved).toEqual([`save ${id} 0,1`, `remove ${id}`, `remove ${id}`]);
   });
 });

@@ -1,15 +1,23 @@
 import type { ReactNode } from "react";
 import type { RecentDocument } from "@/lib/document-history";
 import { formatBytes } from "@/lib/upload/format";
+import type { TransferMode } from "@/lib/upload/upload-document";
 
-type Props = { document: RecentDocument & { md5Verified?: boolean } };
+// Put Block List stores the whole-file MD5 without checking it; what storage checked was each block's own MD5.
+const BLOCKS_NOTE = "Ours, stored with the file; storage checked each block against the block's MD5";
+
+type Props = { document: RecentDocument & { md5Verified?: boolean; transfer?: TransferMode } };
 
 /** The identifiers the service gave the document, plus size and checksum, selectable for copying. */
 export function DocumentFacts({ document }: Props) {
   const checksumNote =
     document.md5Verified === undefined ? null : (
       <span className="block font-sans text-xs text-slate-500">
-        {document.md5Verified ? "Checked by storage against the file's MD5" : "Computed by storage (file too large to hash first)"}
+        {document.transfer === "blocks"
+          ? BLOCKS_NOTE
+          : document.md5Verified
+            ? "Checked by storage against the file's MD5"
+            : "Computed by storage (file too large to hash first)"}
       </span>
     );
   const rows: [string, ReactNode][] = [
@@ -25,6 +33,8 @@ export function DocumentFacts({ document }: Props) {
           <span data-testid="md5-hex">{document.md5Hex}</span>
           {checksumNote}
         </>
+      ) : document.transfer === "blocks" ? (
+        "Not computed for the whole file (too large to hash first); storage checked each block's MD5"
       ) : (
         "Not computed"
       ),

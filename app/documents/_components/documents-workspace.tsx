@@ -1,6 +1,11 @@
 "use client";
+import { useEffect, useState } from "react";
 import { Alert } from "@/components/ui/alert";
+import type { BlockSettings } from "@/lib/upload/resume-point";
+import type { SavedUpload } from "@/lib/upload/saved-upload";
+import { savedUploadStore } from "@/lib/upload/saved-upload-store";
 import { DocumentForm } from "@/app/documents/_components/document-form";
+import { InterruptedUploads } from "@/app/documents/_components/interrupted-uploads";
 import { RecentDocuments } from "@/app/documents/_components/recent-documents";
 import { UploadList } from "@/app/documents/_components/upload-list";
 import { recordRecentDocument, useRecentDocuments } from "@/app/documents/_components/use-recent-documents";
@@ -12,23 +17,54 @@ type Props = {
   doctypeSuggestions: string[];
   /** Whose recent-documents list to show: the signed-in user's email. */
   userKey: string;
+  /** When and how to stage blocks (ESIGN_UPLOAD_BLOCK_*). */
+  uploadBlocks: BlockSettings;
 };
 
-export function DocumentsWorkspace({ allowedOrigins, doctypeSuggestions, userKey }: Props) {
+export function DocumentsWorkspace({ allowedOrigins, doctypeSuggestions, userKey, uploadBlocks }: Props) {
   const recent = useRecentDocuments(userKey);
   // userKey is fixed for the page's life: another sign-in is a full navigation.
-  const uploads = useUploadQueue(allowedOrigins, (doc) => recordRecentDocument(userKey, doc));
+  const uploads = useUploadQueue({ allowedOrigins, uploadBlocks, userKey, onUploaded: (doc) => recordRecentDocument(userKey, doc) });
+  const [interrupted, setInterrupted] = useState<SavedUpload[]>([]);
+
+  useEffect(() => {
+    // No IndexedDB (some private modes): uploads still work, they just cannot resume after a reload.
+    savedUploadStore.list(userKey).then(setInterrupted, () => undefined);
+  }, [userKey]);
+
+  const resumeSaved = async (saved: SavedUpload, file: File) => {
+    if (!(await uploads.isSavedFile(file, saved))) return false;
+    setInterrupted((current) => current.filter((s) => s.id !== saved.id));
+    uploads.enqueue([
+      saved.point
+        ? { file, input: saved.input, resumeFrom: saved.point, id: saved.id }
+        : { file, input: saved.input, id: saved.id, notice: "restarted" },
+    ]);
+    return true;
+  };
+  const discardSaved = (saved: SavedUpload) => {
+    setInterrupted((current) => current.filter((s) => s.id !== saved.id));
+    void savedUploadStore.remove(saved.id).catch(() => undefined);
+  };
 
   return (
     <div className="grid items-start gap-6 lg:grid-cols-[1fr_20rem]">
       <div className="flex min-w-0 flex-col gap-6">
+        <InterruptedUploads uploads={interrupted} onResume={resumeSaved} onDiscard={discardSaved} />
         <DocumentForm doctypeSuggestions={doctypeSuggestions} onFilesChosen={uploads.prepare} onSubmit={uploads.enqueue} />
         {uploads.loadFailed ? (
           <Alert tone="error" title="The uploader could not be loaded">
             Check your connection, then choose the file again.
           </Alert>
         ) : null}
-        <UploadList items={uploads.items} onCancel={uploads.cancel} onRetry={uploads.retry} onDismiss={uploads.dismiss} />
+        <UploadList
+          items={uploads.items}
+          onCancel={uploads.cancel}
+          onRetry={uploads.retry}
+          onDismiss={uploads.dismiss}
+          onPause={uploads.pause}
+          onResume={uploads.resume}
+        />
       </div>
       <RecentDocuments documents={recent.documents} onClear={recent.clear} />
     </div>

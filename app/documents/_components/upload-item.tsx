@@ -11,11 +11,25 @@ import { ProgressBar } from "@/components/ui/progress-bar";
 import { SignInAgainButton } from "@/components/sign-in-again-button";
 import { DocumentFacts } from "@/app/documents/_components/document-facts";
 
-type Props = { item: QueueItem; onCancel: () => void; onRetry: () => void; onDismiss: () => void };
+type Props = {
+  item: QueueItem;
+  onCancel: () => void;
+  onRetry: () => void;
+  onDismiss: () => void;
+  onPause: () => void;
+  onResume: () => void;
+};
+
+const NOTICES: Record<NonNullable<QueueItem["notice"]>, string> = {
+  fallback: "Storage refused staged blocks for this address, so the file is sent in one piece (no pause or resume).",
+  restarted: "The earlier upload link had expired, so this upload started over with a new one.",
+  "blocks-discarded": "Blocks already sent were never committed; storage deletes them on its own.",
+};
 
 /** What is happening now, in words: announced to screen readers on each change (not on each percent). */
 function describeStage(item: QueueItem): string {
-  if (item.status === "queued") return "Waiting for the upload before it to finish";
+  if (item.status === "queued") return item.resumePoint ? "Waiting to resume" : "Waiting for the upload before it to finish";
+  if (item.status === "paused") return "Paused — Resume sends only the blocks still missing";
   const stage: UploadStage | null = item.stage;
   switch (stage?.stage) {
     case "hashing":
@@ -23,11 +37,13 @@ function describeStage(item: QueueItem): string {
     case "creating":
       return "Creating the document";
     case "uploading":
-      return "Uploading";
+      return stage.mode === "blocks" ? "Uploading in blocks" : "Uploading";
     case "retrying":
       return `Connection lost — retrying in ${formatDuration(stage.delayMs / 1000)} (attempt ${stage.attempt} of ${RETRY_DELAYS_MS.length})`;
     case "renewing":
       return "Your upload link expired — retrying with a new one";
+    case "restarting":
+      return "Your earlier upload link expired — starting over with a new one";
     default:
       return "Starting";
   }
@@ -41,12 +57,15 @@ function progressDetails(item: QueueItem): { value: number | null; text: string 
   }
   if (!progress) return { value: null, text: formatBytes(file.size) };
   const parts = [`${progress.percent} %`, `${formatBytes(progress.loaded)} of ${formatBytes(progress.total)}`];
+  // A paused upload has no pace: its last speed and time left would be stale.
+  if (item.status === "paused") return { value: progress.percent, text: parts.join(" · ") };
   if (progress.bytesPerSecond) parts.push(formatSpeed(progress.bytesPerSecond));
   if (progress.secondsLeft !== null && progress.percent < 100) parts.push(`${formatDuration(progress.secondsLeft)} left`);
   return { value: progress.percent, text: parts.join(" · ") };
 }
 
-export function UploadItem({ item, onCancel, onRetry, onDismiss }: Props) {
+export function UploadItem(props: Props) {
+  const { item } = props;
   const rowRef = useRef<HTMLElement>(null);
   const wasActive = useRef(false);
 
@@ -76,20 +95,39 @@ export function UploadItem({ item, onCancel, onRetry, onDismiss }: Props) {
             {item.input.doctype ? ` · ${item.input.doctype}` : ""}
           </p>
         </div>
-        <ItemActions item={item} onCancel={onCancel} onRetry={onRetry} onDismiss={onDismiss} />
+        <ItemActions {...props} />
       </div>
       <ItemBody item={item} />
+      {item.notice ? (
+        <p className="text-xs text-slate-600" data-testid="upload-notice" data-notice={item.notice}>
+          {NOTICES[item.notice]}
+        </p>
+      ) : null}
     </article>
   );
 }
 
-function ItemActions({ item, onCancel, onRetry, onDismiss }: Props) {
+function ItemActions({ item, onCancel, onRetry, onDismiss, onPause, onResume }: Props) {
   const label = item.input.name || item.file.name;
-  if (item.status === "queued" || item.status === "active") {
+  if (item.status === "queued" || item.status === "active" || item.status === "paused") {
+    // Only a block upload can stop and go on where it was; a single PUT would start again from byte 0.
+    const canPause = item.status === "active" && item.resumePoint !== null;
     return (
-      <Button variant="secondary" size="sm" onClick={onCancel} aria-label={`Cancel upload of ${label}`}>
-        Cancel
-      </Button>
+      <div className="flex gap-2">
+        {canPause ? (
+          <Button variant="secondary" size="sm" onClick={onPause} aria-label={`Pause upload of ${label}`}>
+            Pause
+          </Button>
+        ) : null}
+        {item.status === "paused" ? (
+          <Button size="sm" onClick={onResume} aria-label={`Resume upload of ${label}`}>
+            Resume
+          </Button>
+        ) : null}
+        <Button variant="secondary" size="sm" onClick={onCancel} aria-label={`Cancel upload of ${label}`}>
+          Cancel
+        </Button>
+      </div>
     );
   }
   return (

@@ -8,10 +8,12 @@ type Props = {
   onCancel: (id: string) => void;
   onRetry: (id: string) => void;
   onDismiss: (id: string) => void;
+  onPause: (id: string) => void;
+  onResume: (id: string) => void;
 };
 
 /** The queue: one row per file, in the order they are uploaded. */
-export function UploadList({ items, onCancel, onRetry, onDismiss }: Props) {
+export function UploadList({ items, onCancel, onRetry, onDismiss, onPause, onResume }: Props) {
   if (items.length === 0) return null;
   const waiting = items.filter((i) => i.status === "queued").length;
   return (
@@ -28,6 +30,8 @@ export function UploadList({ items, onCancel, onRetry, onDismiss }: Props) {
               onCancel={() => onCancel(item.id)}
               onRetry={() => onRetry(item.id)}
               onDismiss={() => onDismiss(item.id)}
+              onPause={() => onPause(item.id)}
+              onResume={() => onResume(item.id)}
             />
           </li>
         ))}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { sasExpired } from "@/lib/upload/resume-point";
+import { createResumeSaver } from "@/lib/upload/resume-saver";
+import { isSameFile, withoutExpiredEndpoint, type SavedUpload } from "@/lib/upload/saved-upload";
+import type { QueueItem } from "@/lib/upload/upload-queue";
+
+const endpoint = (se: string) => `http://127.0.0.1:4002/devstoreaccount1/documents/f.bin?sv=2024&se=${encodeURIComponent(se)}&sp=cw&sig=abc`;
+const now = Date.parse("2026-11-26T10:00:00Z");
+const md5OfText = async (block: Blob) => `md5:${await block.text()}`;
+const file = new File(["abcdefgh"], "scan.bin", { lastModified: 1000 });
+
+const saved = (point: SavedUpload["point"]): SavedUpload => ({
+  id: "upload-1",
+  userKey: "alice@example.com",
+  fileName: "scan.bin",
+  size: 8,
+  lastModified: 1000,
+  blockSize: 4,
+  firstBlockMd5: "md5:abcd",
+  input: { docid: null, name: "scan.bin", doctype: "" },
+  point,
+});
+const pointFor = (se: string) => ({ created: { uploadendpoint: endpoint(se) } as never, md5: null, blockSize: 4, staged: [0] });
+
+describe("saved uploads", () => {
+  it("treats a SAS as expired from a minute before its `se`", () => {
+    expect(sasExpired(endpoint("2026-11-26T10:05:00Z"), now)).toBe(false);
+    expect(sasExpired(endpoint("2026-11-26T10:00:30Z"), now)).toBe(true);
+  });
+
+  it("forgets the endpoint (and its signature) once the SAS expired, keeping the file's facts", () => {
+    const live = saved(pointFor("2026-11-26T11:00:00Z"));
+    expect(withoutExpiredEndpoint(live, now)).toBe(live);
+    const expired = withoutExpiredEndpoint(saved(pointFor("2026-11-26T09:00:00Z")), now);
+    expect(expired.point).toBeNull();
+    expect(JSON.stringify(expired)).not.toContain("sig=");
+    expect(expired.fileName).toBe("scan.bin");
+  });
+
+  it("recognises the same file by size, last-modified and its first block's MD5, and refuses another", async () => {
+    const s = saved(null);
+    expect(await isSameFile(file, s, md5OfText)).toBe(true);
+    expect(await isSameFile(new File(["abcdXXXX"], "scan.bin", { lastModified: 1000 }), s, md5OfText)).toBe(true);
+    expect(await isSameFile(new File(["XbcdefgH"], "scan.bin", { lastModified: 1000 }), s, md5OfText)).toBe(false);
+    expect(await isSameFile(new File(["abcdefgh"], "scan.bin", { lastModified: 2000 }), s, md5OfText)).toBe(false);
+    expect(await isSameFile(new File(["abcdefg"], "scan.bin", { lastModified: 1000 }), s, md5OfText)).toBe(false);
+  });
+
+  it("writes one upload's points in order, so the removal after completion is never overtaken by a save", async () => {
+    const log: string[] = [];
+    const store = {
+      save: async (s: SavedUpload) => void log.push(`save ${s.point!.staged.join(",")} ${s.firstBlockMd5}`),
+      remove: async (id: string) => void log.push(`remove ${id}`),
+    };
+    const slowHash = (block: Blob) => new Promise<string>((r) => setTimeout(async () => r(await md5OfText(block)), 20));
+    const saver = createResumeSaver("alice@example.com", store, slowHash);
+    const item = { id: "upload-1", file, input: { docid: null, name: "scan.bin", doctype: "" } } as QueueItem;
+    saver.save(item, { ...pointFor("2026-11-26T11:00:00Z"), staged: [0] });
+    saver.save(item, { ...pointFor("2026-11-26T11:00:00Z"), staged: [0, 1] });
+    saver.remove("upload-1");
+    await new Promise((r) => setTimeout(r, 50));
+    expect(log).toEqual(["save 0 md5:abcd", "save 0,1 md5:abcd", "remove upload-1"]);
+  });
+});
