@@ -15,13 +15,13 @@ export interface LoadSession {
 // Sign-ins walk authorize → sign-in → consent → token; a few at a time keeps the sandbox responsive.
 const SIGN_IN_CONCURRENCY = 8;
 
-async function signIn(sandbox: RunningSandbox, index: number, authSecret: string): Promise<LoadSession> {
+async function signIn(sandbox: RunningSandbox, index: number, authSecret: string, cookieName: string): Promise<LoadSession> {
   const tokens = await partnerTokens(sandbox);
   const now = Math.floor(Date.now() / 1000);
   // Shaped like the cookie auth.ts writes, so the app decrypts and parses as much as in real use.
   const value = await encode({
     secret: authSecret,
-    salt: SESSION_COOKIE,
+    salt: cookieName,
     token: {
       name: "Alice Example",
       email: "alice@example.com",
@@ -34,17 +34,25 @@ async function signIn(sandbox: RunningSandbox, index: number, authSecret: string
       requestedScope: "openid profile email service.api offline_access",
     },
   });
-  return { cookie: `${SESSION_COOKIE}=${value}`, accessToken: tokens.access_token };
+  return { cookie: `${cookieName}=${value}`, accessToken: tokens.access_token };
 }
 
-/** Signs alice in `count` times, so every session has its own grant, tokens and cookie. */
-export async function signInSessions(sandbox: RunningSandbox, count: number, authSecret: string): Promise<LoadSession[]> {
+/**
+ * Signs alice in `count` times, so every session has its own grant, tokens and cookie (named `cookieName`:
+ * `__Secure-authjs.session-token` for an app on https).
+ */
+export async function signInSessions(
+  sandbox: RunningSandbox,
+  count: number,
+  authSecret: string,
+  cookieName = SESSION_COOKIE,
+): Promise<LoadSession[]> {
   const sessions: LoadSession[] = [];
   let next = 0;
   const worker = async () => {
     while (next < count) {
       const index = next++;
-      sessions[index] = await signIn(sandbox, index, authSecret);
+      sessions[index] = await signIn(sandbox, index, authSecret, cookieName);
     }
   };
   await Promise.all(Array.from({ length: SIGN_IN_CONCURRENCY }, worker));

@@ -12,9 +12,8 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { encode } from "next-auth/jwt";
 import { startSandbox } from "../../sandbox/index";
-import { partnerTokens } from "../../tests/sandbox/support/oauth";
+import { signInSessions } from "../load/sessions";
 import { startNginx } from "../../scripts/lib/nginx";
 import { startStandaloneApp, type StandaloneApp } from "../../scripts/lib/standalone-app";
 import { renderNginxSite } from "../../deploy/nginx/render-site";
@@ -81,28 +80,7 @@ try {
   });
   nginx = await startNginx(site, PORTS.https);
 
-  const cookies = await Promise.all(
-    Array.from({ length: SESSIONS }, async (_, i) => {
-      const tokens = await partnerTokens(sandbox);
-      const now = Math.floor(Date.now() / 1000);
-      const value = await encode({
-        secret: authSecret,
-        salt: COOKIE,
-        token: {
-          name: "Alice Example",
-          email: "alice@example.com",
-          sub: `rolling-${i}`,
-          accessToken: tokens.access_token,
-          refreshToken: tokens.refresh_token,
-          accessTokenExpiresAt: now + tokens.expires_in,
-          accessTokenLifetime: tokens.expires_in,
-          grantedScope: tokens.scope,
-          requestedScope: "openid profile email service.api offline_access",
-        },
-      });
-      return `${COOKIE}=${value}`;
-    }),
-  );
+  const cookies = (await signInSessions(sandbox, SESSIONS, authSecret, COOKIE)).map((session) => session.cookie);
 
   let finish!: () => void;
   const until = new Promise<void>((resolve) => (finish = resolve));

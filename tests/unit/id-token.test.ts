@@ -1,26 +1,16 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from "jose";
+import { generateKeyPair, SignJWT, type CryptoKey } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStandInIssuer, type StandInIssuer } from "../support/stand-in-issuer";
 
 // A stand-in issuer publishing discovery and one signing key; the app must accept only tokens it signed.
-let server: Server;
+let standIn: StandInIssuer;
 let issuer: string;
 let signingKey: CryptoKey;
 let verifyIdToken: (token: string) => Promise<unknown>;
 
 beforeAll(async () => {
-  const { publicKey, privateKey } = await generateKeyPair("RS256");
-  signingKey = privateKey;
-  const jwk = { ...(await exportJWK(publicKey)), kid: "k1", alg: "RS256", use: "sig" };
-  server = createServer((req, res) => {
-    res.setHeader("content-type", "application/json");
-    if (req.url === "/.well-known/openid-configuration") res.end(JSON.stringify({ issuer, jwks_uri: `${issuer}/jwks` }));
-    else if (req.url === "/jwks") res.end(JSON.stringify({ keys: [jwk] }));
-    else res.writeHead(404).end("{}");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  standIn = await startStandInIssuer();
+  ({ url: issuer, signingKey } = standIn);
   Object.assign(process.env, {
     AUTH_SECRET: "unit-test-secret-0123456789abcdef0123456789",
     ESIGN_AUTH_URL: issuer,
@@ -30,7 +20,7 @@ beforeAll(async () => {
   ({ verifyIdToken } = await import("@/lib/auth/id-token"));
 });
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => standIn.close());
 
 function idToken(overrides: { key?: CryptoKey; iss?: string; aud?: string; exp?: string } = {}) {
   return new SignJWT({ email: "alice@example.com" })

@@ -1,29 +1,17 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from "jose";
+import { generateKeyPair, SignJWT, type CryptoKey } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStandInIssuer, type StandInIssuer } from "../support/stand-in-issuer";
 import type { SessionToken } from "@/lib/auth/session-token";
 
 // A stand-in auth server: discovery, one signing key, and a token endpoint answering whatever the test sets.
-let server: Server;
+let standIn: StandInIssuer;
 let issuer: string;
 let signingKey: CryptoKey;
-let tokenAnswer: Record<string, unknown> = {};
 let rotateTokensIfNeeded: (token: SessionToken) => Promise<SessionToken>;
 
 beforeAll(async () => {
-  const { publicKey, privateKey } = await generateKeyPair("RS256");
-  signingKey = privateKey;
-  const jwk = { ...(await exportJWK(publicKey)), kid: "k1", alg: "RS256", use: "sig" };
-  server = createServer((req, res) => {
-    res.setHeader("content-type", "application/json");
-    if (req.url === "/.well-known/openid-configuration") res.end(JSON.stringify({ issuer, jwks_uri: `${issuer}/jwks` }));
-    else if (req.url === "/jwks") res.end(JSON.stringify({ keys: [jwk] }));
-    else if (req.url === "/connect/token") req.resume().once("end", () => res.end(JSON.stringify(tokenAnswer)));
-    else res.writeHead(404).end("{}");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  standIn = await startStandInIssuer();
+  ({ url: issuer, signingKey } = standIn);
   Object.assign(process.env, {
     AUTH_SECRET: "unit-test-secret-0123456789abcdef0123456789",
     ESIGN_AUTH_URL: issuer,
@@ -34,7 +22,7 @@ beforeAll(async () => {
   ({ rotateTokensIfNeeded } = await import("@/lib/auth/rotate-tokens"));
 });
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => standIn.close());
 
 function idToken(overrides: { key?: CryptoKey; sub?: string } = {}) {
   return new SignJWT({})
@@ -65,19 +53,19 @@ const rotated = { access_token: "new-access", refresh_token: "new-refresh", expi
 
 describe("rotateTokensIfNeeded", () => {
   it("keeps the previously granted scope when the refresh response has no scope", async () => {
-    tokenAnswer = rotated;
+    standIn.tokenAnswer = rotated;
     const next = await rotateTokensIfNeeded(expiredSession());
     expect(next).toMatchObject({ accessToken: "new-access", grantedScope: "openid email service.api offline_access" });
     expect(next.error).toBeUndefined();
   });
 
   it("takes the new scope when the refresh response has one", async () => {
-    tokenAnswer = { ...rotated, scope: "openid service.api" };
+    standIn.tokenAnswer = { ...rotated, scope: "openid service.api" };
     expect((await rotateTokensIfNeeded(expiredSession())).grantedScope).toBe("openid service.api");
   });
 
   it("accepts a refresh response whose id_token verifies and names the same user", async () => {
-    tokenAnswer = { ...rotated, id_token: await idToken() };
+    standIn.tokenAnswer = { ...rotated, id_token: await idToken() };
     const next = await rotateTokensIfNeeded(expiredSession());
     expect(next).toMatchObject({ accessToken: "new-access", refreshToken: "new-refresh" });
     expect(next.error).toBeUndefined();
@@ -85,14 +73,14 @@ describe("rotateTokensIfNeeded", () => {
 
   it("ends the session when the refreshed id_token is signed by another key", async () => {
     const { privateKey: otherKey } = await generateKeyPair("RS256");
-    tokenAnswer = { ...rotated, id_token: await idToken({ key: otherKey }) };
+    standIn.tokenAnswer = { ...rotated, id_token: await idToken({ key: otherKey }) };
     const next = await rotateTokensIfNeeded(expiredSession());
     expect(next.error).toBe("RefreshRejected");
     expect(next.accessToken).toBeUndefined();
   });
 
   it("ends the session when the refreshed id_token names another user", async () => {
-    tokenAnswer = { ...rotated, id_token: await idToken({ sub: "mallory" }) };
+    standIn.tokenAnswer = { ...rotated, id_token: await idToken({ sub: "mallory" }) };
     const next = await rotateTokensIfNeeded(expiredSession());
     expect(next.error).toBe("RefreshRejected");
     expect(next.accessToken).toBeUndefined();

@@ -1,0 +1,34 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { exportJWK, generateKeyPair, type CryptoKey } from "jose";
+
+export type StandInIssuer = {
+  url: string;
+  /** The private half of the one key the issuer publishes (kid "k1"). */
+  signingKey: CryptoKey;
+  /** What `/connect/token` answers; tests set it before each call. */
+  tokenAnswer: Record<string, unknown>;
+  close(): Promise<void>;
+};
+
+/**
+ * A stand-in auth server on a free loopback port: discovery, one RS256 signing key, and a token endpoint
+ * answering whatever the test sets. Lets unit tests run the app's id_token and refresh code over real HTTP.
+ */
+export async function startStandInIssuer(): Promise<StandInIssuer> {
+  const { publicKey, privateKey } = await generateKeyPair("RS256");
+  const jwk = { ...(await exportJWK(publicKey)), kid: "k1", alg: "RS256", use: "sig" };
+  let url = "";
+  const issuer: StandInIssuer = { url, signingKey: privateKey, tokenAnswer: {}, close: () => new Promise((r) => server.close(() => r())) };
+  const server: Server = createServer((req, res) => {
+    res.setHeader("content-type", "application/json");
+    if (req.url === "/.well-known/openid-configuration") res.end(JSON.stringify({ issuer: url, jwks_uri: `${url}/jwks` }));
+    else if (req.url === "/jwks") res.end(JSON.stringify({ keys: [jwk] }));
+    else if (req.url === "/connect/token") req.resume().once("end", () => res.end(JSON.stringify(issuer.tokenAnswer)));
+    else res.writeHead(404).end("{}");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  issuer.url = url;
+  return issuer;
+}
