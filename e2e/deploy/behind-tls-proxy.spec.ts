@@ -120,6 +120,9 @@ test.describe("behind nginx with TLS, on a public https origin", () => {
     }
 
     await page.getByRole("button", { name: "Sign out" }).click();
+    // The sandbox publishes an end_session_endpoint: the service asks whether to end its session too, then
+    // sends the browser back to the public origin (the registered post-logout redirect URI).
+    await page.getByRole("button", { name: "Yes, sign me out" }).click();
     await page.waitForURL(`${deployUrls.publicTls}/`);
     expect((await fetchInPage(page, "/api/account")).status).toBe(401);
 
