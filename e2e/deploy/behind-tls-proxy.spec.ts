@@ -7,6 +7,7 @@ import { urls } from "../ports";
 import { SERVER_LOG_DIR } from "../server-log-scan";
 import { stageFile, writeRandomFile, MiB } from "../documents/support";
 import { startNginx, type RunningNginx } from "../../scripts/lib/nginx";
+import { startRedisServer, type RunningRedis } from "../../scripts/lib/redis-server";
 import { renderNginxSite } from "../../deploy/nginx/render-site";
 import { makeSelfSignedCertificate } from "../../deploy/nginx/self-signed";
 import { PUBLIC_HOST, deployPorts, deployUrls } from "./origins";
@@ -55,17 +56,20 @@ async function fetchInPage(page: Page, path: string): Promise<{ status: number; 
 
 test.describe("behind nginx with TLS, on a public https origin", () => {
   let nginx: RunningNginx;
+  let redis: RunningRedis;
   const apps: StandaloneApp[] = [];
 
   test.beforeAll(async () => {
     const tls = makeSelfSignedCertificate(PUBLIC_HOST);
+    // Two instances redeem each refresh token once only through a shared store (README "Several instances").
+    redis = await startRedisServer(deployPorts.tlsRedis);
     for (const [name, port] of [["tls-app-a", deployPorts.tlsAppA], ["tls-app-b", deployPorts.tlsAppB]] as const) {
       apps.push(
         await startStandaloneApp({
           dir: ".next/standalone",
           port,
           name,
-          env: { ...sandboxEnv, AUTH_URL: deployUrls.publicTls, AUTH_SECRET: SECRET, TRUST_PROXY: "true", INSTANCE_ID: name },
+          env: { ...sandboxEnv, AUTH_URL: deployUrls.publicTls, AUTH_SECRET: SECRET, TRUST_PROXY: "true", INSTANCE_ID: name, REDIS_URL: redis.url },
         }),
       );
     }
@@ -83,6 +87,7 @@ test.describe("behind nginx with TLS, on a public https origin", () => {
   test.afterAll(async () => {
     await nginx?.stop();
     await Promise.all(apps.map((app) => app.stop()));
+    await redis?.stop();
   });
 
   test("sign-in, account, a real upload and sign-out pass; every cookie is __Secure-/__Host- and Secure; no redirect leaves the origin", async ({ page, context, admin, request }, testInfo) => {

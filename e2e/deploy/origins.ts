@@ -13,6 +13,8 @@ export const deployPorts = {
   /** The two app instances behind it. */
   tlsAppA: port("E2E_TLS_APP_A_PORT", 4652),
   tlsAppB: port("E2E_TLS_APP_B_PORT", 4653),
+  /** The redis-server they share refresh coordination through, as a two-instance deployment must. */
+  tlsRedis: port("E2E_TLS_REDIS_PORT", 4654),
   /** The standalone folder copied to an empty directory. */
   standaloneCopy: port("E2E_STANDALONE_COPY_PORT", 4655),
   /** The instance restarted with a rotated AUTH_SECRET. */
