@@ -17,7 +17,7 @@ input{width:100%;padding:.6rem .7rem;font:inherit;border:1px solid #8a919e;borde
 button{font:inherit;font-weight:600;padding:.65rem 1rem;border-radius:6px;border:1px solid #1f4fd1;cursor:pointer}
 .primary{background:#1f4fd1;color:#fff;width:100%;margin-top:1.5rem}
 .secondary{background:#fff;color:#1f4fd1}
-.actions{display:flex;gap:.75rem;margin-top:1.5rem}.actions form{flex:1}.actions button{width:100%;margin:0}
+.actions{display:flex;gap:.75rem;margin-top:1.5rem}.actions form{flex:1}.actions button{width:100%;margin:0}.actions{flex-wrap:wrap}.actions>button{flex:1 1 auto;width:auto;white-space:nowrap}
 :focus-visible{outline:3px solid #f5a623;outline-offset:2px}
 .alert{background:#fdecea;color:#8a1c13;border:1px solid #f5c2bd;border-radius:6px;padding:.6rem .75rem;margin:1rem 0 0}
 ul{padding-left:1.25rem}code{font-size:.9em}
