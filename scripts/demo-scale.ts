@@ -21,6 +21,8 @@ const appPorts = (process.env.DEMO_SCALE_APP_PORTS ?? "4640,4641").split(",").ma
 const redisPort = num("DEMO_SCALE_REDIS_PORT", 4642);
 const sandboxPorts = { auth: num("SANDBOX_AUTH_PORT", 4000), api: num("SANDBOX_API_PORT", 4001), blob: num("SANDBOX_BLOB_PORT", 4002) };
 const publicUrl = `http://localhost:${lbPort}`;
+// Readable request lines for a person watching the demo (the instances inherit this environment).
+process.env.LOG_FORMAT ??= "pretty";
 
 // Before starting anything: a missing package is named with the command that installs it.
 try {
