@@ -4,7 +4,7 @@ import { captureAuthError } from "@/lib/auth/auth-error-log";
 import { classifyCallbackFailure } from "@/lib/auth/callback-failure";
 import { safeRedirect } from "@/lib/auth/safe-redirect";
 import { readSessionToken } from "@/lib/auth/session-cookie";
-import { flowKey, formatSpentFlows, mayRestart, parseSpentFlows } from "@/lib/auth/restart-guard";
+import { formatRestartLog, mayRestart, parseRestartLog, restartedEntry } from "@/lib/auth/restart-guard";
 import { FRESH_LOGIN_COOKIE, markerCookieOptions, RESTARTED_COOKIE, usesSecureCookies } from "@/lib/auth/sign-in-markers";
 
 const ERROR_PAGE = "/auth/error";
@@ -53,9 +53,9 @@ function isErrorPageRedirect(res: Response, origin: string): boolean {
  * 3. A stale callback while this browser has a sign-in in progress (its check cookies belong to a
  *    flow started later, e.g. in another tab) restarts sign-in; the service still has the person's
  *    session, so it is quick. At most once per flow and a few times in all (restart-guard.ts): a
- *    flow already restarted, or started by a restart, ends on step 4, as does any flow once the
- *    guard's list is full. Each tab's flow is judged on its own, so a second tab finishing while the
- *    first tab's restart is under way gets its own restart rather than the message.
+ *    flow already restarted, or the flow the latest restart started failing on its own checks, ends
+ *    on step 4. Each tab's flow is judged on its own, so whichever tab finishes while the other
+ *    tab's restart is under way gets its own restart rather than the message.
  * 4. Otherwise the expired-link message, with a Sign in button.
  *
  * A successful sign-in clears both sign-in markers (see sign-in-markers.ts).
@@ -77,12 +77,12 @@ export async function handleCallback(req: NextRequest, run: (req: NextRequest) =
   if (session && !session.error) return redirectKeepingCookies(result, new URL(intendedPath(req), origin), secure);
 
   // The list stays after the message: other tabs' flows in it must not restart again either.
-  const spent = parseSpentFlows(req.cookies.get(RESTARTED_COOKIE)?.value);
+  const log = parseRestartLog(req.cookies.get(RESTARTED_COOKIE)?.value);
   const state = req.nextUrl.searchParams.get("state");
-  if (hasSignInInProgress(req) && mayRestart(spent, state)) {
+  if (hasSignInInProgress(req) && mayRestart(log, state)) {
     const restart = new URL("/auth/restart", origin);
     restart.searchParams.set("callbackUrl", intendedPath(req));
-    return redirectKeepingCookies(result, restart, secure, [{ name: RESTARTED_COOKIE, value: formatSpentFlows([...spent, flowKey(state)]) }]);
+    return redirectKeepingCookies(result, restart, secure, [{ name: RESTARTED_COOKIE, value: formatRestartLog([...log, restartedEntry(state)]) }]);
   }
   return redirectKeepingCookies(result, new URL(`${ERROR_PAGE}?error=LinkExpired`, origin), secure);
 }

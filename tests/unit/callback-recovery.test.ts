@@ -3,7 +3,7 @@ import { NextRequest } from "next/server";
 import { encode } from "next-auth/jwt";
 import { InvalidCheck } from "@auth/core/errors";
 import { handleCallback } from "@/lib/auth/callback-recovery";
-import { flowKey, MAX_RESTARTS } from "@/lib/auth/restart-guard";
+import { MAX_RESTARTS, restartedEntry, startedEntry } from "@/lib/auth/restart-guard";
 import { logAuthError } from "@/lib/auth/auth-error-log";
 
 const SECRET = "unit-test-auth-secret-0123456789abcdef0123456789";
@@ -70,25 +70,25 @@ describe("handleCallback", () => {
     const res = await handleCallback(callbackRequest({ "authjs.state": "other-tab", "authjs.pkce.code_verifier": "v" }), failedCheck());
     expect(res.headers.get("location")).toBe("http://localhost:3000/auth/restart?callbackUrl=%2Faccount");
     expect(setCookieNames(res)).toEqual(["esign.sign-in-restarted"]);
-    expect(res.headers.getSetCookie()[0]).toMatch(new RegExp(`^esign\\.sign-in-restarted=${flowKey("s")};`));
+    expect(res.headers.getSetCookie()[0]).toMatch(new RegExp(`^esign\\.sign-in-restarted=${restartedEntry("s")};`));
   });
 
   it("restarts a second tab's flow while the first tab's restart is under way, keeping both marks", async () => {
-    const firstTab = `${flowKey("tab-1")}.${flowKey("tab-1-restarted")}`;
+    const firstTab = `${restartedEntry("tab-1")}.${startedEntry("tab-1-restarted")}`;
     const res = await handleCallback(callbackRequest({ "authjs.state": "tab-1-restarted", "esign.sign-in-restarted": firstTab }), failedCheck());
     expect(res.headers.get("location")).toBe("http://localhost:3000/auth/restart?callbackUrl=%2Faccount");
-    expect(res.headers.getSetCookie()[0]).toMatch(new RegExp(`^esign\\.sign-in-restarted=${firstTab}\\.${flowKey("s")};`));
+    expect(res.headers.getSetCookie()[0]).toMatch(new RegExp(`^esign\\.sign-in-restarted=${firstTab}\\.${restartedEntry("s")};`));
   });
 
-  it("ends on the expired-link message when a flow already restarted (or started by a restart) fails again", async () => {
-    const res = await handleCallback(callbackRequest({ "authjs.state": "x", "esign.sign-in-restarted": `${flowKey("earlier")}.${flowKey("s")}` }), failedCheck());
+  it("ends on the expired-link message when the flow the latest restart started fails again", async () => {
+    const res = await handleCallback(callbackRequest({ "authjs.state": "x", "esign.sign-in-restarted": `${restartedEntry("earlier")}.${startedEntry("s")}` }), failedCheck());
     expect(res.headers.get("location")).toBe("http://localhost:3000/auth/error?error=LinkExpired");
     // Kept: the other flows in it must not restart again either.
     expect(res.headers.getSetCookie()).toEqual([]);
   });
 
   it("ends on the expired-link message once the guard's list is full, whatever the flow", async () => {
-    const full = Array.from({ length: MAX_RESTARTS * 2 }, (_, i) => flowKey(`flow-${i}`)).join(".");
+    const full = Array.from({ length: MAX_RESTARTS }, (_, i) => `${restartedEntry(`flow-${i}`)}.${startedEntry(`flow-${i}-restarted`)}`).join(".");
     const res = await handleCallback(callbackRequest({ "authjs.state": "x", "esign.sign-in-restarted": full }), failedCheck());
     expect(res.headers.get("location")).toBe("http://localhost:3000/auth/error?error=LinkExpired");
   });

@@ -1,31 +1,42 @@
 import { describe, expect, it } from "vitest";
-import { flowKey, formatSpentFlows, MAX_RESTARTS, mayRestart, parseSpentFlows } from "@/lib/auth/restart-guard";
+import { flowKey, formatRestartLog, MAX_RESTARTS, mayRestart, parseRestartLog, restartedEntry, startedEntry } from "@/lib/auth/restart-guard";
+
+/** The log after the first tab's flow failed and was restarted. */
+const firstTabRestarted = [restartedEntry("tab-1"), startedEntry("tab-1-restarted")];
 
 describe("restart guard", () => {
-  it("lets a flow restart once, and not the flow its restart started", () => {
+  it("restarts a flow once, and not the flow its restart started while that still owns the checks", () => {
     expect(mayRestart([], "tab-1")).toBe(true);
-    const afterRestart = [flowKey("tab-1"), flowKey("tab-1-restarted")];
-    expect(mayRestart(afterRestart, "tab-1")).toBe(false);
-    expect(mayRestart(afterRestart, "tab-1-restarted")).toBe(false);
+    expect(mayRestart(firstTabRestarted, "tab-1")).toBe(false);
+    expect(mayRestart(firstTabRestarted, "tab-1-restarted")).toBe(false);
   });
 
   it("judges another tab's flow on its own while the first tab's restart is under way", () => {
-    expect(mayRestart([flowKey("tab-1"), flowKey("tab-1-restarted")], "tab-2")).toBe(true);
+    expect(mayRestart(firstTabRestarted, "tab-2")).toBe(true);
   });
 
-  it("stops restarting any flow once the list holds MAX_RESTARTS restarts", () => {
-    const flows = Array.from({ length: MAX_RESTARTS }, (_, i) => [flowKey(`tab-${i}`), flowKey(`tab-${i}-restarted`)]).flat();
-    expect(mayRestart(flows.slice(0, -2), "a-new-tab")).toBe(true);
-    expect(mayRestart(flows, "a-new-tab")).toBe(false);
+  it("restarts the first tab's restarted flow once the second tab's restart took its checks", () => {
+    const bothRestarted = [...firstTabRestarted, restartedEntry("tab-2"), startedEntry("tab-2-restarted")];
+    expect(mayRestart(bothRestarted, "tab-1-restarted")).toBe(true);
+    expect(mayRestart(bothRestarted, "tab-2-restarted")).toBe(false);
+    expect(mayRestart(bothRestarted, "tab-2")).toBe(false);
   });
 
-  it("round-trips the list through the cookie, keeping only well-formed keys and the newest entries", () => {
-    const keys = Array.from({ length: MAX_RESTARTS * 2 + 2 }, (_, i) => flowKey(`flow-${i}`));
-    const cookie = formatSpentFlows(keys);
+  it("stops restarting any flow after MAX_RESTARTS restarts", () => {
+    const restarts = Array.from({ length: MAX_RESTARTS }, (_, i) => [restartedEntry(`tab-${i}`), startedEntry(`tab-${i}-restarted`)]).flat();
+    expect(mayRestart(restarts.slice(0, -2), "a-new-tab")).toBe(true);
+    expect(mayRestart(restarts, "a-new-tab")).toBe(false);
+    // Even when a restart's started flow was never recorded (the restart itself failed).
+    expect(mayRestart(restarts.filter((entry) => entry.startsWith("r")), "a-new-tab")).toBe(false);
+  });
+
+  it("round-trips the log through the cookie, keeping only well-formed entries and the newest ones", () => {
+    const entries = Array.from({ length: MAX_RESTARTS + 1 }, (_, i) => [restartedEntry(`flow-${i}`), startedEntry(`flow-${i}-restarted`)]).flat();
+    const cookie = formatRestartLog(entries);
     expect(cookie.length).toBeLessThan(200);
-    expect(parseSpentFlows(cookie)).toEqual(keys.slice(-MAX_RESTARTS * 2));
-    expect(parseSpentFlows(`1.${keys[0]}.<script>`)).toEqual([keys[0]]);
-    expect(parseSpentFlows(undefined)).toEqual([]);
+    expect(parseRestartLog(cookie)).toEqual(entries.slice(-MAX_RESTARTS * 2));
+    expect(parseRestartLog(`1.${entries[0]}.${flowKey("no-kind")}.<script>`)).toEqual([entries[0]]);
+    expect(parseRestartLog(undefined)).toEqual([]);
   });
 
   it("keys flows by their state without keeping the state itself", () => {
