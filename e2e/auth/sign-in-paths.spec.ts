@@ -61,6 +61,91 @@ test.describe("sign-in as people do it", () => {
     expect((await page.request.get("/api/account")).status()).toBe(200);
   });
 
+  test("two tabs: the second tab finishes while the first tab's restart is under way, and both end signed in", async ({ page, context, admin }) => {
+    const seen = countRestarts(context);
+    const before = await admin.stats();
+    const second = await context.newPage();
+    const restartOf = (tab: Page) => tab.waitForRequest((req) => new URL(req.url()).pathname === "/auth/restart");
+    await startSignInFromLanding(page);
+    await startSignInFromLanding(second);
+
+    // The first tab's callback fails (the browser holds the second tab's checks) and restarts; its
+    // restarted flow now owns the checks and waits at the service's consent page.
+    await fillSandboxSignIn(page, users.alice);
+    await Promise.all([restartOf(page), page.getByRole("button", { name: "Allow" }).click()]);
+    await expect(page.getByRole("button", { name: "Allow" })).toBeVisible();
+    expect(seen.restarts).toBe(1);
+
+    // The second tab finishes now: its own checks were overwritten by the first tab's restart. It is a
+    // different flow, so it gets its own restart rather than the expired-link message.
+    await fillSandboxSignIn(second, users.alice);
+    await Promise.all([restartOf(second), second.getByRole("button", { name: "Allow" }).click()]);
+    await second.getByRole("button", { name: "Allow" }).click();
+    await second.waitForURL("**/account");
+    await expect(second.getByTestId("signed-in-user")).toHaveText(users.alice.name);
+    await expect(second.getByTestId("account-record")).toContainText(users.alice.email);
+    expect(seen.restarts).toBe(2);
+
+    // The first tab's restarted callback no longer matches the browser's checks, but a session exists.
+    await page.getByRole("button", { name: "Allow" }).click();
+    await page.waitForURL("**/account");
+    await expect(page.getByTestId("signed-in-user")).toHaveText(users.alice.name);
+    await expect(page.getByTestId("account-record")).toContainText(users.alice.email);
+    expect(seen.restarts).toBe(2);
+    await expect(page.getByTestId("auth-error")).toHaveCount(0);
+    await expect(second.getByTestId("auth-error")).toHaveCount(0);
+    expect(await sessionUser(page)).toBe(users.alice.email);
+
+    // One code redeemed, none twice, no grant revoked: the session still works with the service.
+    const after = await admin.stats();
+    expect(after.refreshReuse - before.refreshReuse).toBe(0);
+    expect((after.tokenErrors["400"] ?? 0) - (before.tokenErrors["400"] ?? 0)).toBe(0);
+    expect(after.grants.authorization_code - before.grants.authorization_code).toBe(1);
+    expect((await page.request.get("/api/account")).status()).toBe(200);
+  });
+
+  test("two tabs: the first tab's restarted flow finishes while the second tab's restart is under way, and both end signed in", async ({ page, context, admin }) => {
+    const seen = countRestarts(context);
+    const before = await admin.stats();
+    const second = await context.newPage();
+    const restartOf = (tab: Page) => tab.waitForRequest((req) => new URL(req.url()).pathname === "/auth/restart");
+    await startSignInFromLanding(page);
+    await startSignInFromLanding(second);
+
+    // Both tabs' first callbacks fail and restart; the second tab's restart now owns the checks.
+    await fillSandboxSignIn(page, users.alice);
+    await Promise.all([restartOf(page), page.getByRole("button", { name: "Allow" }).click()]);
+    await expect(page.getByRole("button", { name: "Allow" })).toBeVisible();
+    await fillSandboxSignIn(second, users.alice);
+    await Promise.all([restartOf(second), second.getByRole("button", { name: "Allow" }).click()]);
+    await expect(second.getByRole("button", { name: "Allow" })).toBeVisible();
+    expect(seen.restarts).toBe(2);
+
+    // The first tab's restarted flow lost its checks to the second tab's restart, not to a fault of
+    // its own: it restarts once more (its first restart) and signs in.
+    await Promise.all([restartOf(page), page.getByRole("button", { name: "Allow" }).click()]);
+    await page.getByRole("button", { name: "Allow" }).click();
+    await page.waitForURL("**/account");
+    await expect(page.getByTestId("signed-in-user")).toHaveText(users.alice.name);
+    expect(seen.restarts).toBe(3);
+
+    // The second tab's restarted callback no longer matches the browser's checks, but a session exists.
+    await second.getByRole("button", { name: "Allow" }).click();
+    await second.waitForURL("**/account");
+    await expect(second.getByTestId("signed-in-user")).toHaveText(users.alice.name);
+    await expect(second.getByTestId("account-record")).toContainText(users.alice.email);
+    expect(seen.restarts).toBe(3);
+    await expect(page.getByTestId("auth-error")).toHaveCount(0);
+    await expect(second.getByTestId("auth-error")).toHaveCount(0);
+    expect(await sessionUser(second)).toBe(users.alice.email);
+
+    const after = await admin.stats();
+    expect(after.refreshReuse - before.refreshReuse).toBe(0);
+    expect((after.tokenErrors["400"] ?? 0) - (before.tokenErrors["400"] ?? 0)).toBe(0);
+    expect(after.grants.authorization_code - before.grants.authorization_code).toBe(1);
+    expect((await second.request.get("/api/account")).status()).toBe(200);
+  });
+
   test("re-opening the used callback URL while signed in lands on the app without an error", async ({ page, context }) => {
     const seen = countRestarts(context);
     let callbackUrl = "";

@@ -4,6 +4,7 @@ import { captureAuthError } from "@/lib/auth/auth-error-log";
 import { classifyCallbackFailure } from "@/lib/auth/callback-failure";
 import { safeRedirect } from "@/lib/auth/safe-redirect";
 import { readSessionToken } from "@/lib/auth/session-cookie";
+import { formatRestartLog, mayRestart, parseRestartLog, restartedEntry } from "@/lib/auth/restart-guard";
 import { FRESH_LOGIN_COOKIE, markerCookieOptions, RESTARTED_COOKIE, usesSecureCookies } from "@/lib/auth/sign-in-markers";
 
 const ERROR_PAGE = "/auth/error";
@@ -21,7 +22,8 @@ function intendedPath(req: NextRequest): string {
   return target.pathname === "/" && !target.search ? "/account" : `${target.pathname}${target.search}`;
 }
 
-type MarkerChange = { name: typeof RESTARTED_COOKIE | typeof FRESH_LOGIN_COOKIE; set: boolean };
+/** A marker to set to `value`, or to delete when `value` is undefined. */
+type MarkerChange = { name: typeof RESTARTED_COOKIE | typeof FRESH_LOGIN_COOKIE; value?: string };
 
 /**
  * A redirect carrying Auth.js's cookies (the new session, deleted check cookies) plus our marker
@@ -29,8 +31,8 @@ type MarkerChange = { name: typeof RESTARTED_COOKIE | typeof FRESH_LOGIN_COOKIE;
  */
 function redirectKeepingCookies(from: Response, to: URL, secure: boolean, markers: MarkerChange[] = []): NextResponse {
   const res = NextResponse.redirect(to);
-  for (const { name, set } of markers) {
-    res.cookies.set(name, set ? "1" : "", { ...markerCookieOptions(name, secure), ...(set ? {} : { maxAge: 0 }) });
+  for (const { name, value } of markers) {
+    res.cookies.set(name, value ?? "", { ...markerCookieOptions(name, secure), ...(value === undefined ? { maxAge: 0 } : {}) });
   }
   for (const cookie of from.headers.getSetCookie()) res.headers.append("set-cookie", cookie);
   return res;
@@ -49,8 +51,11 @@ function isErrorPageRedirect(res: Response, origin: string): boolean {
  * 2. A stale callback while a session exists (the back button to a used callback URL, the slower of
  *    two tabs) lands on the app: there is nothing to fix.
  * 3. A stale callback while this browser has a sign-in in progress (its check cookies belong to a
- *    flow started later, e.g. in another tab) restarts sign-in once; the service still has the
- *    person's session, so it is quick. A second failure within the restart's window ends on step 4.
+ *    flow started later, e.g. in another tab) restarts sign-in; the service still has the person's
+ *    session, so it is quick. At most once per flow and a few times in all (restart-guard.ts): a
+ *    flow already restarted, or the flow the latest restart started failing on its own checks, ends
+ *    on step 4. Each tab's flow is judged on its own, so whichever tab finishes while the other
+ *    tab's restart is under way gets its own restart rather than the message.
  * 4. Otherwise the expired-link message, with a Sign in button.
  *
  * A successful sign-in clears both sign-in markers (see sign-in-markers.ts).
@@ -64,23 +69,20 @@ export async function handleCallback(req: NextRequest, run: (req: NextRequest) =
     const location = result.headers.get("location");
     if (!location) return result;
     const cleared = ([RESTARTED_COOKIE, FRESH_LOGIN_COOKIE] as const).filter((name) => req.cookies.has(name));
-    return redirectKeepingCookies(result, new URL(location, origin), secure, cleared.map((name) => ({ name, set: false })));
+    return redirectKeepingCookies(result, new URL(location, origin), secure, cleared.map((name) => ({ name })));
   }
   if (error === undefined || classifyCallbackFailure(error) === "configuration") return result;
 
   const session = await readSessionToken(req);
   if (session && !session.error) return redirectKeepingCookies(result, new URL(intendedPath(req), origin), secure);
 
-  const restarted = req.cookies.has(RESTARTED_COOKIE);
-  if (hasSignInInProgress(req) && !restarted) {
+  // The list stays after the message: other tabs' flows in it must not restart again either.
+  const log = parseRestartLog(req.cookies.get(RESTARTED_COOKIE)?.value);
+  const state = req.nextUrl.searchParams.get("state");
+  if (hasSignInInProgress(req) && mayRestart(log, state)) {
     const restart = new URL("/auth/restart", origin);
     restart.searchParams.set("callbackUrl", intendedPath(req));
-    return redirectKeepingCookies(result, restart, secure, [{ name: RESTARTED_COOKIE, set: true }]);
+    return redirectKeepingCookies(result, restart, secure, [{ name: RESTARTED_COOKIE, value: formatRestartLog([...log, restartedEntry(state)]) }]);
   }
-  return redirectKeepingCookies(
-    result,
-    new URL(`${ERROR_PAGE}?error=LinkExpired`, origin),
-    secure,
-    restarted ? [{ name: RESTARTED_COOKIE, set: false }] : [],
-  );
+  return redirectKeepingCookies(result, new URL(`${ERROR_PAGE}?error=LinkExpired`, origin), secure);
 }

@@ -3,9 +3,9 @@ import "server-only";
 /**
  * Two small HttpOnly cookies that steer the next sign-in; neither holds anything secret.
  *
- * - `RESTARTED_COOKIE`: this browser's sign-in was restarted automatically after a failed callback
- *   check. A second failure while it is set ends on the expired-link message instead of restarting
- *   again, so the restart can never loop. Cleared by a successful sign-in or by that message.
+ * - `RESTARTED_COOKIE`: short keys of the sign-in flows that were restarted automatically after a
+ *   failed callback check, or started by such a restart: the loop guard's list (restart-guard.ts).
+ *   Cleared by a successful sign-in; otherwise it expires 10 minutes after the last restart.
  * - `FRESH_LOGIN_COOKIE`: the person signed out on purpose. Until the next successful sign-in, the
  *   service is asked for a fresh login (`prompt=login`) so that the next person is not waved through
  *   on the previous person's session at the service.

@@ -8,14 +8,21 @@ import { FRESH_LOGIN_COOKIE } from "@/lib/auth/sign-in-markers";
 /**
  * Sends the browser to the service's sign-in, returning to `redirectTo` (a same-origin path).
  * Asks for a fresh login (`prompt=login`) when the person chose another account, or signed out on
- * purpose and has not signed in since.
+ * purpose and has not signed in since. `onStarted` sees the service's authorization URL (with the new
+ * flow's `state`) before the browser is sent there.
  */
-export async function startSignIn(redirectTo: string, options: { anotherAccount?: boolean } = {}): Promise<never> {
+export async function startSignIn(
+  redirectTo: string,
+  options: { anotherAccount?: boolean; onStarted?: (authorizationUrl: URL) => Promise<void> } = {},
+): Promise<never> {
   if (!(await isAuthServerReachable())) redirect("/auth/error?error=ServiceUnavailable");
   const freshLogin = options.anotherAccount || (await cookies()).has(FRESH_LOGIN_COOKIE);
-  await signIn("esign", { redirectTo }, freshLogin ? { prompt: "login" } : undefined);
-  // signIn redirects (it throws Next's redirect); reaching here would be a library change.
-  throw new Error("signIn did not redirect");
+  // Not redirecting inside signIn, so that the caller can see where the browser goes; its check
+  // cookies are set all the same.
+  const url: unknown = await signIn("esign", { redirectTo, redirect: false }, freshLogin ? { prompt: "login" } : undefined);
+  if (typeof url !== "string") throw new Error("signIn returned no authorization URL");
+  await options.onStarted?.(new URL(url));
+  redirect(url);
 }
 
 /** Only same-origin paths: never let a form field or query send the user to another site after sign-in. */

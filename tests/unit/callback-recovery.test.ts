@@ -3,6 +3,7 @@ import { NextRequest } from "next/server";
 import { encode } from "next-auth/jwt";
 import { InvalidCheck } from "@auth/core/errors";
 import { handleCallback } from "@/lib/auth/callback-recovery";
+import { MAX_RESTARTS, restartedEntry, startedEntry } from "@/lib/auth/restart-guard";
 import { logAuthError } from "@/lib/auth/auth-error-log";
 
 const SECRET = "unit-test-auth-secret-0123456789abcdef0123456789";
@@ -65,16 +66,31 @@ describe("handleCallback", () => {
     expect(res.headers.get("location")).toBe("http://localhost:3000/documents");
   });
 
-  it("restarts a sign-in in progress once, marking the restart", async () => {
+  it("restarts a sign-in in progress once, marking the failed flow by its state", async () => {
     const res = await handleCallback(callbackRequest({ "authjs.state": "other-tab", "authjs.pkce.code_verifier": "v" }), failedCheck());
     expect(res.headers.get("location")).toBe("http://localhost:3000/auth/restart?callbackUrl=%2Faccount");
     expect(setCookieNames(res)).toEqual(["esign.sign-in-restarted"]);
+    expect(res.headers.getSetCookie()[0]).toMatch(new RegExp(`^esign\\.sign-in-restarted=${restartedEntry("s")};`));
   });
 
-  it("ends on the expired-link message when the restarted sign-in fails again, and drops the mark", async () => {
-    const res = await handleCallback(callbackRequest({ "authjs.state": "x", "esign.sign-in-restarted": "1" }), failedCheck());
+  it("restarts a second tab's flow while the first tab's restart is under way, keeping both marks", async () => {
+    const firstTab = `${restartedEntry("tab-1")}.${startedEntry("tab-1-restarted")}`;
+    const res = await handleCallback(callbackRequest({ "authjs.state": "tab-1-restarted", "esign.sign-in-restarted": firstTab }), failedCheck());
+    expect(res.headers.get("location")).toBe("http://localhost:3000/auth/restart?callbackUrl=%2Faccount");
+    expect(res.headers.getSetCookie()[0]).toMatch(new RegExp(`^esign\\.sign-in-restarted=${firstTab}\\.${restartedEntry("s")};`));
+  });
+
+  it("ends on the expired-link message when the flow the latest restart started fails again", async () => {
+    const res = await handleCallback(callbackRequest({ "authjs.state": "x", "esign.sign-in-restarted": `${restartedEntry("earlier")}.${startedEntry("s")}` }), failedCheck());
     expect(res.headers.get("location")).toBe("http://localhost:3000/auth/error?error=LinkExpired");
-    expect(res.headers.getSetCookie()[0]).toMatch(/^esign\.sign-in-restarted=;.*Max-Age=0/i);
+    // Kept: the other flows in it must not restart again either.
+    expect(res.headers.getSetCookie()).toEqual([]);
+  });
+
+  it("ends on the expired-link message once the guard's list is full, whatever the flow", async () => {
+    const full = Array.from({ length: MAX_RESTARTS }, (_, i) => `${restartedEntry(`flow-${i}`)}.${startedEntry(`flow-${i}-restarted`)}`).join(".");
+    const res = await handleCallback(callbackRequest({ "authjs.state": "x", "esign.sign-in-restarted": full }), failedCheck());
+    expect(res.headers.get("location")).toBe("http://localhost:3000/auth/error?error=LinkExpired");
   });
 
   it("shows the expired-link message for a stale link with no sign-in in progress", async () => {
