@@ -269,7 +269,8 @@ async function main() {
             try {
               blocks.get(c)!.push(await fresh(() => measured<{ uploadMs: number; retries: number }>(page, context, userDataDir, ["uploadBlocks", freshUploadUrl(), c])));
             } catch (error) {
-              if (!String(error).includes("took over")) throw error;
+              // Also an upload that gave up (a block still stalled after its retries): say why, go on.
+              process.stderr.write(`\nblocks c${c}, ${sizeMiB} MiB: ${String(error).split("\n")[0]}\n`);
               stalled.set(c, (stalled.get(c) ?? 0) + 1);
               await page.reload();
               await page.setInputFiles("#file", filePath);
@@ -337,7 +338,7 @@ async function main() {
     blockRows,
   );
   console.log("\nBlocks: lib/upload/block-upload.ts, 8 MiB blocks with per-block MD5 (hashed in the Web Worker), c = blocks in flight;\n" +
-      "\"retried\": blocks cut by the stall guard (30 s without progress) or dropped, then re-sent.");
+      "\"retried\": block hashes or PUTs cut by the stall guards (30 s) or dropped, then retried; \"stalled\": the run failed or took over 3 min.");
   console.log("Drop: one run each; the connection sending the most is cut once half the file is on its way; re-sent = bytes sent − file size.");
 }
 

@@ -1,10 +1,20 @@
 import { createMd5Worker, type Md5WorkerReply } from "@/lib/upload/hash-in-worker";
 import { UploadError } from "@/lib/upload/upload-error";
 
+/**
+ * How long one block's MD5 may take before the worker is replaced and the hash retried. An 8 MiB block
+ * hashes in well under a second (the worker does 180–320 MiB/s in bench:upload); in the benchmark a block
+ * read sometimes never finished at all, which without this bound hung the upload as surely as a stalled XHR.
+ */
+export const BLOCK_HASH_TIMEOUT_MS = 30_000;
+
 export type BlockHasher = {
   /** Base64 MD5 of one block, for its Content-MD5. */
   hash: (block: Blob) => Promise<string>;
-  /** Ends the worker; a hash still waiting rejects with UPLOAD_CANCELLED (never left pending). */
+  /**
+   * Ends the worker; a hash still waiting rejects with UPLOAD_CANCELLED (never left pending). A hash that
+   * takes longer than the timeout rejects with the transient UPLOAD_STALLED.
+   */
   dispose: () => void;
 };
 
@@ -14,7 +24,7 @@ export type BlockHasher = {
  * and the page lost frames); here one 1 MiB read buffer serves every block, and hashing (several hundred
  * MiB/s) stays well ahead of the upload, so doing one block at a time costs nothing.
  */
-export function createWorkerBlockHasher(createWorker: () => Worker = createMd5Worker): BlockHasher {
+export function createWorkerBlockHasher(createWorker: () => Worker = createMd5Worker, timeoutMs = BLOCK_HASH_TIMEOUT_MS): BlockHasher {
   let worker: Worker | null = null;
   let disposed = false;
   let current: { reject: (error: unknown) => void } | null = null;
@@ -26,9 +36,16 @@ export function createWorkerBlockHasher(createWorker: () => Worker = createMd5Wo
       const running = (worker ??= createWorker());
       current = { reject };
       const finish = (settle: () => void) => {
+        clearTimeout(timer);
         current = null;
         settle();
       };
+      // A read that never ends leaves the worker busy for good: drop it, and a retry gets a fresh one.
+      const timer = setTimeout(() => {
+        running.terminate();
+        if (worker === running) worker = null;
+        finish(() => reject(new UploadError("UPLOAD_STALLED")));
+      }, timeoutMs);
       running.onmessage = (event: MessageEvent<Md5WorkerReply>) => {
         const reply = event.data;
         if (reply.type === "progress") return;

@@ -77,7 +77,8 @@ export async function uploadInBlocks(options: BlockUploadOptions): Promise<void>
   const stageBlock = async (index: number) => {
     const { start, end } = blockRange(index, file.size, blockSize);
     const block = file.slice(start, end);
-    const md5Base64 = await hashBlock(block);
+    // A hash that timed out (block-hasher.ts) is transient like a stalled PUT: retried alone.
+    const md5Base64 = await retryTransient(() => hashBlock(block), (attempt, delayMs) => options.onRetry?.(attempt, delayMs), stop.signal);
     const send = () => {
       inFlight.set(index, 0);
       return putBlock({

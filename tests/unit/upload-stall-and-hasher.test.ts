@@ -111,6 +111,29 @@ describe("worker block hasher", () => {
     expect(workers).toHaveLength(1);
   });
 
+  it("gives up on a block whose hash never comes back: a transient UPLOAD_STALLED, and a fresh worker for the retry", async () => {
+    vi.useFakeTimers();
+    try {
+      const workers: FakeWorker[] = [];
+      const hasher = createWorkerBlockHasher(() => {
+        workers.push(new FakeWorker());
+        return workers.at(-1)! as unknown as Worker;
+      }, 1000);
+      const stuck = hasher.hash(new Blob(["a"])).catch((error: unknown) => error);
+      await vi.advanceTimersByTimeAsync(999);
+      expect(workers[0]!.terminated).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await stuck).toMatchObject({ code: "UPLOAD_STALLED", transient: true });
+      expect(workers[0]!.terminated).toBe(true);
+      const retried = hasher.hash(new Blob(["a"]));
+      await vi.advanceTimersByTimeAsync(0);
+      workers[1]!.reply("md5-a");
+      expect(await retried).toBe("md5-a");
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("on dispose ends the worker and rejects the hash still waiting, so no block waits forever", async () => {
     const worker = new FakeWorker();
     const hasher = createWorkerBlockHasher(() => worker as unknown as Worker);
