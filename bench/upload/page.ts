@@ -1,4 +1,5 @@
 // Runs in the benchmark's browser page: the app's own upload code (putBlob, uploadInBlocks, MD5 worker), timed in-page.
+import { createWorkerBlockHasher } from "@/lib/upload/block-hasher";
 import { uploadInBlocks } from "@/lib/upload/block-upload";
 import { hashFileMd5 } from "@/lib/upload/md5";
 import { hashFileMd5InWorker } from "@/lib/upload/hash-in-worker";
@@ -51,12 +52,22 @@ async function upload(url: string, md5: "none" | "worker"): Promise<BrowserRun> 
 }
 
 const BLOCK_SIZE = 8 * 1024 * 1024;
+const benchWorker = () => new Worker("/md5.worker.js", { type: "module" });
 
-/** Block mode as the app runs it (8 MiB blocks, per-block MD5), at the given concurrency. */
-async function uploadBlocks(url: string, concurrency: number): Promise<{ uploadMs: number }> {
+/**
+ * Block mode as the app runs it (8 MiB blocks, per-block MD5 in the worker, stall guard), at the given
+ * concurrency. `retries` counts blocks re-sent after a drop or a stall: none is expected here.
+ */
+async function uploadBlocks(url: string, concurrency: number): Promise<{ uploadMs: number; retries: number }> {
+  const hasher = createWorkerBlockHasher(benchWorker);
+  let retries = 0;
   const started = performance.now();
-  await uploadInBlocks({ url: new URL(url), file: chosenFile(), blockSize: BLOCK_SIZE, concurrency });
-  return { uploadMs: performance.now() - started };
+  try {
+    await uploadInBlocks({ url: new URL(url), file: chosenFile(), blockSize: BLOCK_SIZE, concurrency, hashBlock: hasher.hash, onRetry: () => retries++ });
+    return { uploadMs: performance.now() - started, retries };
+  } finally {
+    hasher.dispose();
+  }
 }
 
 /**
@@ -113,7 +124,14 @@ async function resentAfterDrop(url: string, mode: "single" | "blocks"): Promise<
       }
     };
     if (mode === "single") await retry(() => putBlob({ url: new URL(url), file }));
-    else await uploadInBlocks({ url: new URL(url), file, blockSize: BLOCK_SIZE, concurrency: 4 });
+    else {
+      const hasher = createWorkerBlockHasher(benchWorker);
+      try {
+        await uploadInBlocks({ url: new URL(url), file, blockSize: BLOCK_SIZE, concurrency: 4, hashBlock: hasher.hash });
+      } finally {
+        hasher.dispose();
+      }
+    }
     return { resentBytes: counter.bytesSent() - file.size };
   } finally {
     counter.restore();

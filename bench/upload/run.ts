@@ -153,7 +153,7 @@ function browserRssMiB(userDataDir: string): { renderer: number; all: number } {
 
 type PageBench = {
   upload: (url: string, md5: string) => Promise<BrowserRun>;
-  uploadBlocks: (url: string, concurrency: number) => Promise<{ uploadMs: number }>;
+  uploadBlocks: (url: string, concurrency: number) => Promise<{ uploadMs: number; retries: number }>;
   resentAfterDrop: (url: string, mode: "single" | "blocks") => Promise<{ resentBytes: number }>;
 };
 
@@ -250,7 +250,7 @@ async function main() {
       const curl: number[] = [];
       const plain: Measured[] = [];
       const withMd5: Measured[] = [];
-      const blocks = new Map<number, ({ uploadMs: number } & Memory)[]>(CONCURRENCIES.map((c) => [c, []]));
+      const blocks = new Map<number, ({ uploadMs: number; retries: number } & Memory)[]>(CONCURRENCIES.map((c) => [c, []]));
       const stalled = new Map<number, number>();
       try {
         // First: at 256 MiB this read never finished when it came after the block runs and drops (not yet understood).
@@ -267,9 +267,10 @@ async function main() {
             // Block runs have stalled for good now and then (an XHR or a block read that never ends — see
             // docs/documents.md): count it, reload the page, and go on with the next measurement.
             try {
-              blocks.get(c)!.push(await fresh(() => measured<{ uploadMs: number }>(page, context, userDataDir, ["uploadBlocks", freshUploadUrl(), c])));
+              blocks.get(c)!.push(await fresh(() => measured<{ uploadMs: number; retries: number }>(page, context, userDataDir, ["uploadBlocks", freshUploadUrl(), c])));
             } catch (error) {
-              if (!String(error).includes("took over")) throw error;
+              // Also an upload that gave up (a block still stalled after its retries): say why, go on.
+              process.stderr.write(`\nblocks c${c}, ${sizeMiB} MiB: ${String(error).split("\n")[0]}\n`);
               stalled.set(c, (stalled.get(c) ?? 0) + 1);
               await page.reload();
               await page.setInputFiles("#file", filePath);
@@ -302,8 +303,10 @@ async function main() {
           `${peak(plain, "allGrowthMiB")} / ${peak(withMd5, "allGrowthMiB")}`,
         ]);
         const blockSpeed = (c: number) => mibps(sizeMiB, median(blocks.get(c)!.map((m) => m.uploadMs)));
+        const retried = (c: number) => blocks.get(c)!.reduce((sum, m) => sum + m.retries, 0);
         const blockCell = (c: number) =>
           (blocks.get(c)!.length ? `${fixed(blockSpeed(c))} (${fixed(blockSpeed(c) / curlSpeed, 2)})` : "—") +
+          (retried(c) ? ` ${retried(c)} retried` : "") +
           (stalled.get(c) ? ` ${stalled.get(c)} stalled` : "");
         const blockPeak = (c: number, key: keyof Memory, digits = 0) => (blocks.get(c)!.length ? peak(blocks.get(c)!, key, digits) : "—");
         blockRows.push([
@@ -334,7 +337,8 @@ async function main() {
     ["size", "curl MiB/s", "single PUT MiB/s (÷curl)", ...CONCURRENCIES.map((c) => `blocks c${c} MiB/s (÷curl)`), "re-sent MiB after drop at 50 % single / blocks", `renderer RSS +MiB single / ${concurrencies}`, `JS heap +MiB single / ${concurrencies}`],
     blockRows,
   );
-  console.log("\nBlocks: lib/upload/block-upload.ts, 8 MiB blocks with per-block MD5 (hashed on the main thread), c = blocks in flight.");
+  console.log("\nBlocks: lib/upload/block-upload.ts, 8 MiB blocks with per-block MD5 (hashed in the Web Worker), c = blocks in flight;\n" +
+      "\"retried\": block hashes or PUTs cut by the stall guards (30 s) or dropped, then retried; \"stalled\": the run failed or took over 3 min.");
   console.log("Drop: one run each; the connection sending the most is cut once half the file is on its way; re-sent = bytes sent − file size.");
 }
 

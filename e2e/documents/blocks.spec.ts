@@ -130,6 +130,8 @@ test.describe("block upload", () => {
     await page.getByRole("button", { name: "Pause upload of paused.bin" }).click();
     const row = page.getByTestId("upload-item");
     await expect(row).toHaveAttribute("data-status", "paused");
+    // The Pause button is gone: a keyboard user lands on Resume, not on the page's top.
+    await expect(page.getByRole("button", { name: "Resume upload of paused.bin" })).toBeFocused();
     await expect(row.getByRole("status")).toHaveText("Paused — Resume sends only the blocks still missing");
     await expect(row.getByTestId("upload-progress-text")).toHaveText(/^\d+ % · [\d.]+ MiB of 72 MiB$/);
     const stagedAtPause = new Set(watch.staged);
@@ -196,7 +198,8 @@ test.describe("block upload", () => {
     const watch = watchBlocks(page);
     await startUpload(page, file);
     await expect(page.getByTestId("upload-success")).toBeVisible({ timeout: 90_000 });
-    await expect(page.getByTestId("upload-notice")).toHaveText(/Storage refused staged blocks for this address, so the file is sent in one piece/);
+    // Once stored, the note speaks of what happened, not of what is happening.
+    await expect(page.getByTestId("upload-notice")).toHaveText("Storage refused staged blocks for this address, so the file was sent in one piece.");
     await page.screenshot({ path: shot("desktop-fallback"), fullPage: true });
     expect(watch.staged.size).toBe(0);
     const single = watch.puts().filter((r) => comp(r) === null);

@@ -3,6 +3,14 @@ import { hashBlockMd5, putBlock, putBlockList } from "@/lib/upload/put-block";
 import { retryTransient } from "@/lib/upload/retry-transient";
 import { UploadError } from "@/lib/upload/upload-error";
 
+/**
+ * How long a block may show no upload progress before it is cut and retried. Chromium reports upload
+ * progress about every 50 ms while bytes move, and even a 1 Mbit/s uplink moves an 8 MiB block's bytes
+ * in steady steps, so 30 s of silence means a dead connection, not a slow one; it costs at most 30 s
+ * plus one block re-sent, against an upload that otherwise never ends.
+ */
+export const BLOCK_STALL_TIMEOUT_MS = 30_000;
+
 export type BlockUploadOptions = {
   /** The checked upload endpoint (blob URL with its SAS). */
   url: URL;
@@ -19,7 +27,10 @@ export type BlockUploadOptions = {
   onProgress?: (loaded: number) => void;
   onRetry?: (attempt: number, delayMs: number) => void;
   signal?: AbortSignal;
+  /** Base64 MD5 of one block; the app hashes in a Web Worker (block-hasher.ts) to keep the page free. */
   hashBlock?: (block: Blob) => Promise<string>;
+  /** Defaults to BLOCK_STALL_TIMEOUT_MS; tests shorten it. */
+  stallTimeoutMs?: number;
 };
 
 /** Storage refused staging blocks before any was accepted (a SAS without `w`, or no block support). */
@@ -45,7 +56,7 @@ function isBlockRefusal(error: unknown): error is UploadError {
  * is visible as a blob until the commit, so an abort leaves no blob (staged blocks expire at storage).
  */
 export async function uploadInBlocks(options: BlockUploadOptions): Promise<void> {
-  const { url, file, concurrency, signal, hashBlock = hashBlockMd5 } = options;
+  const { url, file, concurrency, signal, hashBlock = hashBlockMd5, stallTimeoutMs = BLOCK_STALL_TIMEOUT_MS } = options;
   const { blockSize, count } = planBlocks(file.size, options.blockSize);
   const ids = Array.from({ length: count }, (_, index) => blockId(url.pathname, index));
   const staged = new Set(options.staged);
@@ -66,7 +77,8 @@ export async function uploadInBlocks(options: BlockUploadOptions): Promise<void>
   const stageBlock = async (index: number) => {
     const { start, end } = blockRange(index, file.size, blockSize);
     const block = file.slice(start, end);
-    const md5Base64 = await hashBlock(block);
+    // A hash that timed out (block-hasher.ts) is transient like a stalled PUT: retried alone.
+    const md5Base64 = await retryTransient(() => hashBlock(block), (attempt, delayMs) => options.onRetry?.(attempt, delayMs), stop.signal);
     const send = () => {
       inFlight.set(index, 0);
       return putBlock({
@@ -75,6 +87,7 @@ export async function uploadInBlocks(options: BlockUploadOptions): Promise<void>
         block,
         md5Base64,
         signal: stop.signal,
+        stallTimeoutMs,
         onProgress: (loaded) => {
           inFlight.set(index, loaded);
           report();

@@ -7,7 +7,7 @@ export type Md5WorkerReply =
   | { type: "error"; message: string };
 
 /** The bundler turns this `new URL(…, import.meta.url)` into the worker's own chunk. */
-function createMd5Worker(): Worker {
+export function createMd5Worker(): Worker {
   return new Worker(new URL("./md5.worker.ts", import.meta.url), { type: "module" });
 }
 

@@ -1,4 +1,4 @@
-import { createMD5 } from "hash-wasm";
+import { createMD5, type IHasher } from "hash-wasm";
 
 /** How often hashing reports progress: often enough for a smooth bar, rarely enough to cost nothing. */
 const MD5_PROGRESS_STEP_BYTES = 8 * 1024 * 1024;
@@ -20,10 +20,11 @@ function toHex(bytes: Uint8Array): string {
  * MD5 of a file, streamed from disk into an incremental wasm hasher through one reused 1 MiB buffer
  * (a BYOB reader), so memory stays flat whatever the file size. The app runs it inside a Web Worker:
  * buffered reads resolve as microtasks, which on the main thread would starve the page of frames.
- * Progress is reported about every 8 MiB.
+ * Progress is reported about every 8 MiB. `hasher` lets a caller that hashes many blocks one after another
+ * reuse one wasm instance (each `createMD5()` is a new instance with its own memory, freed only by GC).
  */
-export async function hashFileMd5(file: Blob, onProgress?: (hashedBytes: number) => void): Promise<FileMd5> {
-  const hasher = await createMD5();
+export async function hashFileMd5(file: Blob, onProgress?: (hashedBytes: number) => void, hasher?: IHasher): Promise<FileMd5> {
+  hasher ??= await createMD5();
   hasher.init();
   const reader = file.stream().getReader({ mode: "byob" });
   let buffer = new ArrayBuffer(READ_BUFFER_BYTES);

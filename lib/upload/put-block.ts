@@ -24,6 +24,8 @@ export async function putBlock(args: {
   md5Base64: string;
   signal?: AbortSignal;
   onProgress?: (loaded: number) => void;
+  /** See xhrPut: a block that stops moving is cut and retried alone instead of hanging the upload. */
+  stallTimeoutMs?: number;
 }): Promise<void> {
   await xhrPut({
     url: withQuery(args.url, { comp: "block", blockid: args.blockId }),
@@ -31,6 +33,7 @@ export async function putBlock(args: {
     body: args.block,
     signal: args.signal,
     onProgress: args.onProgress,
+    stallTimeoutMs: args.stallTimeoutMs,
   });
 }
 

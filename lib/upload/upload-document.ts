@@ -1,4 +1,5 @@
 import type { CreateDocumentInput, CreateDocumentResult } from "@/lib/esign/schemas";
+import { createWorkerBlockHasher, type BlockHasher } from "@/lib/upload/block-hasher";
 import { BlocksRefusedError, uploadInBlocks } from "@/lib/upload/block-upload";
 import { shouldComputeMd5 } from "@/lib/upload/checksum-policy";
 import { hashFileMd5InWorker } from "@/lib/upload/hash-in-worker";
@@ -47,6 +48,8 @@ export type UploadDocumentOptions = {
   onStage?: (stage: UploadStage) => void;
   signal?: AbortSignal;
   hashFile?: (file: File, onProgress: (hashedBytes: number) => void, signal?: AbortSignal) => Promise<FileMd5>;
+  /** Where per-block MD5s are computed: a Web Worker by default (tests, which have none, pass their own). */
+  createBlockHasher?: () => BlockHasher;
   /** When to stage blocks instead of one PUT; without it every file goes in one PUT. */
   blocks?: BlockSettings;
   /** Storage origins that refused blocks in this page's lifetime: they get the single PUT straight away. */
@@ -67,7 +70,7 @@ const hashInWorker = (file: File, onProgress: (hashed: number) => void, signal?:
  */
 export async function uploadDocument(options: UploadDocumentOptions): Promise<UploadedDocument> {
   const { file, input, allowedOrigins, createDocument, onStage, signal, hashFile = hashInWorker } = options;
-  const { blocks, blockRefusals = new Set<string>(), onResumePoint } = options;
+  const { blocks, blockRefusals = new Set<string>(), onResumePoint, createBlockHasher = createWorkerBlockHasher } = options;
   let resumeFrom = options.resumeFrom;
   if (resumeFrom && sasExpired(resumeFrom.created.uploadendpoint)) {
     onResumePoint?.(null);
@@ -89,6 +92,7 @@ export async function uploadDocument(options: UploadDocumentOptions): Promise<Up
     if (!blocks || file.size <= blocks.thresholdBytes || blockRefusals.has(url.origin)) {
       return { mode: "single" as const, storedMd5: await putWithRetries({ url, file, md5Base64: md5?.base64, signal, onStage, mode: "single" }) };
     }
+    const hasher = createBlockHasher();
     try {
       const blockSize = from?.blockSize ?? blocks.blockSize;
       const point: ResumePoint = { created, md5, blockSize, staged: from?.staged ?? [] };
@@ -101,6 +105,7 @@ export async function uploadDocument(options: UploadDocumentOptions): Promise<Up
         fileMd5Base64: md5?.base64,
         staged: point.staged,
         signal,
+        hashBlock: hasher.hash,
         onProgress: (loadedBytes) => onStage?.({ stage: "uploading", loadedBytes, mode: "blocks" }),
         onRetry: (attempt, delayMs) => onStage?.({ stage: "retrying", attempt, delayMs }),
         onBlockStaged: (index) => {
@@ -116,6 +121,8 @@ export async function uploadDocument(options: UploadDocumentOptions): Promise<Up
       onResumePoint?.(null);
       blockRefusals.add(url.origin);
       return { mode: "fallback" as const, storedMd5: await putWithRetries({ url, file, md5Base64: md5?.base64, signal, onStage, mode: "fallback" }) };
+    } finally {
+      hasher.dispose();
     }
   };
 

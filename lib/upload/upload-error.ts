@@ -6,6 +6,7 @@ export type UploadErrorCode =
   | "UPLOAD_CHECKSUM_MISMATCH"
   | "UPLOAD_REJECTED"
   | "UPLOAD_STORAGE_UNAVAILABLE"
+  | "UPLOAD_STALLED"
   | "UPLOAD_CANCELLED"
   | "CHECKSUM_FAILED";
 
@@ -19,12 +20,13 @@ const MESSAGES: Record<UploadErrorCode, string> = {
     "Storage received bytes that do not match the file's checksum (400), so it did not keep them. Please upload the file again.",
   UPLOAD_REJECTED: "Storage refused the upload (400). Please try again; if it keeps happening, contact support.",
   UPLOAD_STORAGE_UNAVAILABLE: "Storage is having trouble right now. Please try again shortly.",
+  UPLOAD_STALLED: "The upload stopped making progress. Check your connection and try again.",
   UPLOAD_CANCELLED: "Upload cancelled. The file was not stored.",
   CHECKSUM_FAILED: "We could not read the file to compute its checksum. Choose it again and retry.",
 };
 
 /** Codes worth another attempt as they are (a blip on the way), as opposed to needing a new link or the user. */
-const TRANSIENT: ReadonlySet<UploadErrorCode> = new Set(["UPLOAD_UNREACHABLE", "UPLOAD_STORAGE_UNAVAILABLE"]);
+const TRANSIENT: ReadonlySet<UploadErrorCode> = new Set(["UPLOAD_UNREACHABLE", "UPLOAD_STORAGE_UNAVAILABLE", "UPLOAD_STALLED"]);
 
 /** A failed browser upload; `storageCode` is Azure's own error code (e.g. `Md5Mismatch`) when storage sent one. */
 export class UploadError extends Error {

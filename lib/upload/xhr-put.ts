@@ -7,6 +7,12 @@ export type XhrPutOptions = {
   body: Blob | string;
   signal?: AbortSignal;
   onProgress?: (loaded: number) => void;
+  /**
+   * Aborts the request with UPLOAD_STALLED (transient, so it is retried) when it shows no sign of life —
+   * no upload progress and no answer — for this long. Without it a connection that silently stops moving
+   * bytes keeps its promise pending forever: XHR has no timeout of its own by default.
+   */
+  stallTimeoutMs?: number;
 };
 
 /** Azure error bodies are `<Error><Code>…</Code><Message>…</Message>`; some errors come with an empty body. */
@@ -36,16 +42,33 @@ function errorForStatus(status: number, body: string): UploadError {
  * One PUT to storage by XHR (only XHR reports upload progress). Resolves with a reader of the response
  * headers on 2xx; rejects with an UploadError otherwise, including UPLOAD_CANCELLED when the signal aborts.
  */
-export function xhrPut({ url, headers, body, signal, onProgress }: XhrPutOptions): Promise<(name: string) => string | null> {
+export function xhrPut({ url, headers, body, signal, onProgress, stallTimeoutMs }: XhrPutOptions): Promise<(name: string) => string | null> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new UploadError("UPLOAD_CANCELLED"));
     const xhr = new XMLHttpRequest();
     const onAbort = () => xhr.abort();
-    const settle = () => signal?.removeEventListener("abort", onAbort);
+    let stalled = false;
+    let watchdog: ReturnType<typeof setTimeout> | undefined;
+    // Re-armed on every progress event: a slow upload keeps going, only one that stopped moving is cut.
+    const watch = () => {
+      if (stallTimeoutMs === undefined) return;
+      clearTimeout(watchdog);
+      watchdog = setTimeout(() => {
+        stalled = true;
+        xhr.abort();
+      }, stallTimeoutMs);
+    };
+    const settle = () => {
+      clearTimeout(watchdog);
+      signal?.removeEventListener("abort", onAbort);
+    };
 
     xhr.open("PUT", url);
     for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
-    xhr.upload.onprogress = (event) => onProgress?.(event.loaded);
+    xhr.upload.onprogress = (event) => {
+      watch();
+      onProgress?.(event.loaded);
+    };
     xhr.onload = () => {
       settle();
       if (xhr.status >= 200 && xhr.status < 300) resolve((name) => xhr.getResponseHeader(name));
@@ -58,9 +81,10 @@ export function xhrPut({ url, headers, body, signal, onProgress }: XhrPutOptions
     };
     xhr.onabort = () => {
       settle();
-      reject(new UploadError("UPLOAD_CANCELLED"));
+      reject(new UploadError(stalled ? "UPLOAD_STALLED" : "UPLOAD_CANCELLED"));
     };
     signal?.addEventListener("abort", onAbort, { once: true });
+    watch();
     xhr.send(body);
   });
 }

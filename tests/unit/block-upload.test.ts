@@ -4,6 +4,7 @@ import { MAX_BLOCKS, blockId, planBlocks } from "@/lib/upload/block-layout";
 import { createHash } from "node:crypto";
 import { uploadInBlocks } from "@/lib/upload/block-upload";
 import { hashBlockMd5 } from "@/lib/upload/put-block";
+import type { BlockHasher } from "@/lib/upload/block-hasher";
 import { createProgressTracker } from "@/lib/upload/progress-tracker";
 import { uploadDocument, type UploadStage } from "@/lib/upload/upload-document";
 
@@ -14,6 +15,8 @@ type Sent = { url: URL; headers: Record<string, string>; body: unknown };
 /** Decides each request's fate: an HTTP status (with optional XML body) or "network" (status 0). */
 type Answer = { status: number; body?: string } | "network";
 let answer: (req: Sent) => Answer = () => ({ status: 201 });
+/** Whether a request goes silent after its first progress event: no more bytes, no answer. */
+let stalls: (req: Sent) => boolean = () => false;
 let sent: Sent[] = [];
 let inFlight = 0;
 let maxInFlight = 0;
@@ -52,6 +55,7 @@ class FakeXhr {
       if (this.done) return;
       // Half the block first, as a real upload reports progress while bytes are on the way.
       this.upload.onprogress?.({ loaded: Math.floor(size / 2) });
+      if (stalls(this.req)) return;
       setTimeout(() => {
         if (this.done) return;
         this.done = true;
@@ -76,6 +80,7 @@ const fileOf = (bytes: number) => new File([new Uint8Array(bytes)], "big.bin");
 
 beforeEach(() => {
   answer = () => ({ status: 201 });
+  stalls = () => false;
   sent = [];
   inFlight = 0;
   maxInFlight = 0;
@@ -177,6 +182,35 @@ describe("uploadInBlocks", () => {
     expect(sent.at(-1)!.url.searchParams.get("comp")).toBe("blocklist");
   });
 
+  it("cuts a block that stops making progress and re-sends only that block, so a stall cannot hang the upload", async () => {
+    vi.useFakeTimers();
+    let stalled = false;
+    stalls = (req) => {
+      if (blockIndex(req) !== 5 || stalled) return false;
+      stalled = true;
+      return true;
+    };
+    const retries: number[] = [];
+    const done = uploadInBlocks({
+      url,
+      file: fileOf(100),
+      blockSize: 10,
+      concurrency: 4,
+      hashBlock: fakeBlockMd5,
+      stallTimeoutMs: 200,
+      onRetry: (_a, d) => retries.push(d),
+    });
+    await vi.advanceTimersByTimeAsync(150);
+    expect(retries).toEqual([]);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(retries).toEqual([1000]);
+    await vi.advanceTimersByTimeAsync(1000);
+    await done;
+    expect(blockPuts()).toHaveLength(11);
+    expect(blockPuts().filter((r) => blockIndex(r) === 5)).toHaveLength(2);
+    expect(sent.at(-1)!.url.searchParams.get("comp")).toBe("blocklist");
+  });
+
   it("resuming sends only the blocks not yet staged and still commits all of them", async () => {
     const staged: number[] = [];
     const progress: number[] = [];
@@ -210,6 +244,8 @@ describe("uploadDocument with blocks", () => {
   const blocks = { thresholdBytes: 50, blockSize: 10, concurrency: 4 };
   const input = { docid: null, name: "big.bin", doctype: "" };
   const fakeHash = async () => ({ base64: "XUFAKrxLKna5cZ2REBfFkg==", hex: "5d41402abc4b2a76b9719d911017c592" });
+  // Node has no Web Worker: the same MD5 on this thread.
+  const createBlockHasher = (): BlockHasher => ({ hash: hashBlockMd5, dispose: () => {} });
   let created = 0;
   const createDocument = async (): Promise<CreateDocumentResult> => {
     created++;
@@ -225,7 +261,7 @@ describe("uploadDocument with blocks", () => {
     };
   };
   const run = (file: File, refusals = new Set<string>(), stages: UploadStage[] = []) =>
-    uploadDocument({ file, input, allowedOrigins: [ORIGIN], createDocument, hashFile: fakeHash, blocks, blockRefusals: refusals, onStage: (s) => stages.push(s) });
+    uploadDocument({ file, input, allowedOrigins: [ORIGIN], createDocument, hashFile: fakeHash, createBlockHasher, blocks, blockRefusals: refusals, onStage: (s) => stages.push(s) });
   beforeEach(() => {
     created = 0;
   });
@@ -265,6 +301,7 @@ describe("uploadDocument with blocks", () => {
       allowedOrigins: [ORIGIN],
       createDocument,
       hashFile: fakeHash,
+      createBlockHasher,
       // The configured block size changed since; the staged indexes only mean something with the old one.
       blocks: { ...blocks, blockSize: 20 },
       resumeFrom: { created: saved, md5: { base64: "saved==", hex: "00" }, blockSize: 10, staged: [0, 1, 2, 3, 4, 5, 6] },

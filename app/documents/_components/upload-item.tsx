@@ -20,11 +20,19 @@ type Props = {
   onResume: () => void;
 };
 
-const NOTICES: Record<NonNullable<QueueItem["notice"]>, string> = {
-  fallback: "Storage refused staged blocks for this address, so the file is sent in one piece (no pause or resume).",
+const NOTICES: Record<Exclude<NonNullable<QueueItem["notice"]>, "fallback">, string> = {
   restarted: "The earlier upload link had expired, so this upload started over with a new one.",
   "blocks-discarded": "Blocks already sent were never committed; storage deletes them on its own.",
 };
+
+/** The notice stays on the row after the upload ends, so its tense follows the row's status. */
+function noticeText(notice: NonNullable<QueueItem["notice"]>, status: QueueItem["status"]): string {
+  if (notice !== "fallback") return NOTICES[notice];
+  const refused = "Storage refused staged blocks for this address, so the file";
+  if (status === "done") return `${refused} was sent in one piece.`;
+  if (status === "failed" || status === "cancelled") return `${refused} went in one piece (no pause or resume).`;
+  return `${refused} is sent in one piece (no pause or resume).`;
+}
 
 /** What is happening now, in words: announced to screen readers on each change (not on each percent). */
 function describeStage(item: QueueItem): string {
@@ -69,11 +77,13 @@ export function UploadItem(props: Props) {
   const rowRef = useRef<HTMLElement>(null);
   const wasActive = useRef(false);
 
-  // When the row's buttons change under the user (Cancel disappears), keep keyboard focus in the row.
+  // When the row's buttons change under the user (Cancel or Pause disappears), keep keyboard focus in the
+  // row — on Resume after a pause, the one thing a keyboard user wants next.
   useEffect(() => {
     const row = rowRef.current;
     if (wasActive.current && item.status !== "active" && row && (document.activeElement === document.body || row.contains(document.activeElement))) {
-      row.focus();
+      const resume = item.status === "paused" ? row.querySelector<HTMLButtonElement>("[data-action=resume]") : null;
+      (resume ?? row).focus();
     }
     wasActive.current = item.status === "active";
   }, [item.status]);
@@ -100,7 +110,7 @@ export function UploadItem(props: Props) {
       <ItemBody item={item} />
       {item.notice ? (
         <p className="text-xs text-slate-600" data-testid="upload-notice" data-notice={item.notice}>
-          {NOTICES[item.notice]}
+          {noticeText(item.notice, item.status)}
         </p>
       ) : null}
     </article>
@@ -120,7 +130,7 @@ function ItemActions({ item, onCancel, onRetry, onDismiss, onPause, onResume }: 
           </Button>
         ) : null}
         {item.status === "paused" ? (
-          <Button size="sm" onClick={onResume} aria-label={`Resume upload of ${label}`}>
+          <Button size="sm" onClick={onResume} data-action="resume" aria-label={`Resume upload of ${label}`}>
             Resume
           </Button>
         ) : null}
