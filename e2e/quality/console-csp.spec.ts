@@ -49,6 +49,8 @@ test("signed in: account, refresh, navigation, document upload and sign-out are 
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Account" }).click();
   await expect(page.getByTestId("account-record")).toContainText("alice@example.com");
   await page.getByRole("button", { name: "Sign out" }).click();
+  // The service asks whether to end its session too (RP-initiated logout); its page is not the app's to check.
+  await page.getByRole("button", { name: "Yes, sign me out" }).click();
   await expect(page.getByRole("main").getByRole("button", { name: "Sign in with eSign" })).toBeVisible();
   await expectClean(page, watch);
 });
