@@ -4,7 +4,7 @@ import { useState, type ReactNode } from "react";
 
 /**
  * react-query where it is used (the account card, once it fetches in the browser): not in the root layout, so
- * pages that never query do not ship the query client (~12 KiB gzip).
+ * pages that never query do not ship the query client (~10 KiB gzip).
  */
 export function Providers({ children }: { children: ReactNode }) {
   const [queryClient] = useState(

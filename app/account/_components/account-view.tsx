@@ -4,7 +4,7 @@ import { ApiError } from "@/lib/api-client";
 import type { InitialAccount } from "@/lib/queries/account-key";
 import { AccountPanel } from "@/app/account/_components/account-panel";
 
-// react-query and the account query (~12 KiB gzip) load only when the browser has to fetch the record.
+// react-query and the account query (~10 KiB gzip) load only when the browser has to fetch the record.
 const LiveAccountView = lazy(() => import("@/app/account/_components/live-account-view"));
 
 const noSubscription = () => () => {};
