@@ -3,8 +3,8 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 
 /**
- * react-query for the pages that use it (the account page): not in the root layout, so the landing, documents
- * and error pages do not ship the query client (~9 KiB gzip).
+ * react-query where it is used (the account card, once it fetches in the browser): not in the root layout, so
+ * pages that never query do not ship the query client (~10 KiB gzip).
  */
 export function Providers({ children }: { children: ReactNode }) {
   const [queryClient] = useState(

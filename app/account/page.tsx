@@ -4,7 +4,6 @@ import { SignInPrompt } from "@/components/sign-in-prompt";
 import { AccountView } from "@/app/account/_components/account-view";
 import { TokenPanel } from "@/app/account/_components/token-panel";
 import { fetchAccountForPage } from "@/lib/ssr/account-for-page";
-import { Providers } from "@/app/providers";
 
 export const metadata: Metadata = { title: "Account" };
 
@@ -28,9 +27,7 @@ export default async function AccountPage() {
       </div>
       <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
         {/* Keyed by the user: another person signing in gets a new, empty query cache, never the last one's record. */}
-        <Providers key={session.user.email ?? session.user.name ?? ""}>
-          <AccountView initial={account} />
-        </Providers>
+        <AccountView key={session.user.email ?? session.user.name ?? ""} initial={account} />
         <TokenPanel tokenInfo={session.tokenInfo} />
       </div>
     </div>

@@ -2,6 +2,7 @@ import "server-only";
 import http from "node:http";
 import { getLogger } from "@/lib/logging/logger";
 import { resolveRequestId, runWithRequestId } from "@/lib/logging/request-context";
+import { omitUnusedStaticHeaders } from "@/lib/server/static-asset-headers";
 
 const INSTALLED = Symbol.for("esign.httpHooksInstalled");
 
@@ -13,7 +14,8 @@ export const knownServers = new Set<http.Server>();
  * - gives it a request id (the trusted proxy's X-Request-Id, else a new one), written into the request
  *   headers Next passes on and echoed in the response's X-Request-Id;
  * - runs all of Next's work for it inside that id's async context, so logs and calls to the service carry it;
- * - writes one access line when the response has finished.
+ * - writes one access line when the response has finished;
+ * - keeps validators and range headers off Next's hashed static files (static-asset-headers.ts).
  *
  * Next exposes no per-request hook for this (proxy.ts skips static files and Auth.js routes, and never sees the
  * final status), so it hooks the one place every request passes: the server's "request" event.
@@ -31,6 +33,7 @@ export function installHttpHooks(options: { trustProxy: boolean }): void {
     const requestId = resolveRequestId(req.headers["x-request-id"], options.trustProxy);
     req.headers["x-request-id"] = requestId;
     res.setHeader("x-request-id", requestId);
+    omitUnusedStaticHeaders(req, res);
     const started = process.hrtime.bigint();
     res.once("close", () => {
       logger.info({
