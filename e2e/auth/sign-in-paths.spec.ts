@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from "@playwright/test";
 import { test, expect } from "../fixtures/test";
+import type { SandboxStats } from "../fixtures/sandbox";
 import { fillSandboxSignIn, signIn, users } from "../fixtures/users";
 import { urls, ports } from "../ports";
 import { startApp, type RunningApp } from "../../bench/load/app-server";
@@ -27,6 +28,25 @@ async function startSignInFromLanding(page: Page) {
   await expect(page.getByLabel("Email")).toBeVisible();
 }
 
+/** Resolves when `tab` goes through the app's automatic restart. */
+const restartOf = (tab: Page) => tab.waitForRequest((req) => new URL(req.url()).pathname === "/auth/restart");
+
+/** `tab` ended on the account page, signed in as `user`, with the record shown and no error text. */
+async function expectSignedInOnAccount(tab: Page, user: (typeof users)["alice"]) {
+  await tab.waitForURL("**/account");
+  await expect(tab.getByTestId("signed-in-user")).toHaveText(user.name);
+  await expect(tab.getByTestId("account-record")).toContainText(user.email);
+  await expect(tab.getByTestId("auth-error")).toHaveCount(0);
+}
+
+/** Since `before`: one code redeemed, none twice, no grant revoked — and the session still works with the service. */
+async function expectOneCleanSignIn(tab: Page, before: SandboxStats, after: SandboxStats) {
+  expect(after.refreshReuse - before.refreshReuse).toBe(0);
+  expect((after.tokenErrors["400"] ?? 0) - (before.tokenErrors["400"] ?? 0)).toBe(0);
+  expect(after.grants.authorization_code - before.grants.authorization_code).toBe(1);
+  expect((await tab.request.get("/api/account")).status()).toBe(200);
+}
+
 test.describe("sign-in as people do it", () => {
   test("two tabs: the tab started first and finished first restarts once, and both end signed in", async ({ page, context, admin }) => {
     const seen = countRestarts(context);
@@ -40,32 +60,20 @@ test.describe("sign-in as people do it", () => {
     await page.getByRole("button", { name: "Allow" }).click();
     // Restarted once: the service still has alice's session, so only its consent page comes back.
     await page.getByRole("button", { name: "Allow" }).click();
-    await page.waitForURL("**/account");
-    await expect(page.getByTestId("signed-in-user")).toHaveText(users.alice.name);
+    await expectSignedInOnAccount(page, users.alice);
     expect(seen.restarts).toBe(1);
 
     await fillSandboxSignIn(second, users.alice);
     await second.getByRole("button", { name: "Allow" }).click();
-    await second.waitForURL("**/account");
-    await expect(second.getByTestId("signed-in-user")).toHaveText(users.alice.name);
-    await expect(second.getByTestId("account-record")).toContainText(users.alice.email);
+    await expectSignedInOnAccount(second, users.alice);
     expect(seen.restarts).toBe(1);
-    await expect(page.getByTestId("auth-error")).toHaveCount(0);
-    await expect(second.getByTestId("auth-error")).toHaveCount(0);
-
-    // No code was redeemed twice and no grant revoked: the session still works with the service.
-    const after = await admin.stats();
-    expect(after.refreshReuse - before.refreshReuse).toBe(0);
-    expect((after.tokenErrors["400"] ?? 0) - (before.tokenErrors["400"] ?? 0)).toBe(0);
-    expect(after.grants.authorization_code - before.grants.authorization_code).toBe(1);
-    expect((await page.request.get("/api/account")).status()).toBe(200);
+    await expectOneCleanSignIn(page, before, await admin.stats());
   });
 
   test("two tabs: the second tab finishes while the first tab's restart is under way, and both end signed in", async ({ page, context, admin }) => {
     const seen = countRestarts(context);
     const before = await admin.stats();
     const second = await context.newPage();
-    const restartOf = (tab: Page) => tab.waitForRequest((req) => new URL(req.url()).pathname === "/auth/restart");
     await startSignInFromLanding(page);
     await startSignInFromLanding(second);
 
@@ -81,34 +89,21 @@ test.describe("sign-in as people do it", () => {
     await fillSandboxSignIn(second, users.alice);
     await Promise.all([restartOf(second), second.getByRole("button", { name: "Allow" }).click()]);
     await second.getByRole("button", { name: "Allow" }).click();
-    await second.waitForURL("**/account");
-    await expect(second.getByTestId("signed-in-user")).toHaveText(users.alice.name);
-    await expect(second.getByTestId("account-record")).toContainText(users.alice.email);
+    await expectSignedInOnAccount(second, users.alice);
     expect(seen.restarts).toBe(2);
 
     // The first tab's restarted callback no longer matches the browser's checks, but a session exists.
     await page.getByRole("button", { name: "Allow" }).click();
-    await page.waitForURL("**/account");
-    await expect(page.getByTestId("signed-in-user")).toHaveText(users.alice.name);
-    await expect(page.getByTestId("account-record")).toContainText(users.alice.email);
+    await expectSignedInOnAccount(page, users.alice);
     expect(seen.restarts).toBe(2);
-    await expect(page.getByTestId("auth-error")).toHaveCount(0);
-    await expect(second.getByTestId("auth-error")).toHaveCount(0);
     expect(await sessionUser(page)).toBe(users.alice.email);
-
-    // One code redeemed, none twice, no grant revoked: the session still works with the service.
-    const after = await admin.stats();
-    expect(after.refreshReuse - before.refreshReuse).toBe(0);
-    expect((after.tokenErrors["400"] ?? 0) - (before.tokenErrors["400"] ?? 0)).toBe(0);
-    expect(after.grants.authorization_code - before.grants.authorization_code).toBe(1);
-    expect((await page.request.get("/api/account")).status()).toBe(200);
+    await expectOneCleanSignIn(page, before, await admin.stats());
   });
 
   test("two tabs: the first tab's restarted flow finishes while the second tab's restart is under way, and both end signed in", async ({ page, context, admin }) => {
     const seen = countRestarts(context);
     const before = await admin.stats();
     const second = await context.newPage();
-    const restartOf = (tab: Page) => tab.waitForRequest((req) => new URL(req.url()).pathname === "/auth/restart");
     await startSignInFromLanding(page);
     await startSignInFromLanding(second);
 
@@ -125,25 +120,15 @@ test.describe("sign-in as people do it", () => {
     // its own: it restarts once more (its first restart) and signs in.
     await Promise.all([restartOf(page), page.getByRole("button", { name: "Allow" }).click()]);
     await page.getByRole("button", { name: "Allow" }).click();
-    await page.waitForURL("**/account");
-    await expect(page.getByTestId("signed-in-user")).toHaveText(users.alice.name);
+    await expectSignedInOnAccount(page, users.alice);
     expect(seen.restarts).toBe(3);
 
     // The second tab's restarted callback no longer matches the browser's checks, but a session exists.
     await second.getByRole("button", { name: "Allow" }).click();
-    await second.waitForURL("**/account");
-    await expect(second.getByTestId("signed-in-user")).toHaveText(users.alice.name);
-    await expect(second.getByTestId("account-record")).toContainText(users.alice.email);
+    await expectSignedInOnAccount(second, users.alice);
     expect(seen.restarts).toBe(3);
-    await expect(page.getByTestId("auth-error")).toHaveCount(0);
-    await expect(second.getByTestId("auth-error")).toHaveCount(0);
     expect(await sessionUser(second)).toBe(users.alice.email);
-
-    const after = await admin.stats();
-    expect(after.refreshReuse - before.refreshReuse).toBe(0);
-    expect((after.tokenErrors["400"] ?? 0) - (before.tokenErrors["400"] ?? 0)).toBe(0);
-    expect(after.grants.authorization_code - before.grants.authorization_code).toBe(1);
-    expect((await second.request.get("/api/account")).status()).toBe(200);
+    await expectOneCleanSignIn(second, before, await admin.stats());
   });
 
   test("re-opening the used callback URL while signed in lands on the app without an error", async ({ page, context }) => {
