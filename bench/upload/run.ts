@@ -5,6 +5,7 @@
  *
  *   npm run bench:upload                       # 16, 256 and 1024 MiB; 3 runs (1 for 1 GiB)
  *   npm run bench:upload -- --sizes 16,64 --runs 2
+ *   npm run bench:upload -- --uplink 0         # skip the emulated-uplink runs (default 16 MiB/s)
  *
  * Ports: BENCH_BLOB_PORT (default 4330) and BENCH_PAGE_PORT (4331).
  */
@@ -40,6 +41,8 @@ function option(name: string): string | undefined {
 }
 const sizesMiB = (option("sizes") ?? "16,256,1024").split(",").map(Number);
 const runsOption = option("runs");
+// Loopback is far faster than any partner's uplink; one run of each mode also goes through an emulated one.
+const uplinkMiBps = Number(option("uplink") ?? 16);
 // 1 GiB runs are slow and each one stays in Azurite's memory until it restarts: one run by default.
 const runsFor = (sizeMiB: number) => (runsOption ? Number(runsOption) : sizeMiB >= 1024 ? 1 : 3);
 
@@ -200,6 +203,21 @@ type Measured = BrowserRun & Memory;
 const browserUpload = (page: Page, context: BrowserContext, userDataDir: string, md5: "none" | "worker") =>
   measured<BrowserRun>(page, context, userDataDir, ["upload", freshUploadUrl(), md5]);
 
+/** Runs `measure` with the page's uploads capped at `mibps` (Chromium's DevTools network emulation). */
+async function throughUplink<T>(page: Page, context: BrowserContext, mibps: number, measure: () => Promise<T>): Promise<T> {
+  const cdp = await context.newCDPSession(page);
+  const limit = (uploadThroughput: number) =>
+    cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput });
+  await cdp.send("Network.enable");
+  await limit(mibps * MiB);
+  try {
+    return await measure();
+  } finally {
+    await limit(-1);
+    await cdp.detach();
+  }
+}
+
 // ---------- report ----------
 
 const CONCURRENCIES = [1, 4, 8];
@@ -284,6 +302,15 @@ async function main() {
         process.stderr.write("s");
         const resentBlocks = await resent("blocks");
         process.stderr.write("b");
+        let uplink = "—";
+        if (uplinkMiBps > 0) {
+          const single = await fresh(() => throughUplink(page, context, uplinkMiBps, () => browserUpload(page, context, userDataDir, "none")));
+          const c4 = await fresh(() =>
+            throughUplink(page, context, uplinkMiBps, () => measured<{ uploadMs: number }>(page, context, userDataDir, ["uploadBlocks", freshUploadUrl(), 4])),
+          );
+          uplink = `${fixed(mibps(sizeMiB, single.uploadMs), 1)} / ${fixed(mibps(sizeMiB, c4.uploadMs), 1)}`;
+          process.stderr.write("u");
+        }
         const curlSpeed = mibps(sizeMiB, median(curl));
         const plainSpeed = mibps(sizeMiB, median(plain.map((m) => m.uploadMs)));
         const totalMd5Speed = mibps(sizeMiB, median(withMd5.map((m) => m.uploadMs + (m.hashMs ?? 0))));
@@ -315,6 +342,7 @@ async function main() {
           `${fixed(plainSpeed)} (${fixed(plainSpeed / curlSpeed, 2)})`,
           ...CONCURRENCIES.map(blockCell),
           `${fixed(resentSingle)} / ${fixed(resentBlocks)}`,
+          uplink,
           `${peak(plain, "rendererGrowthMiB")} / ${CONCURRENCIES.map((c) => blockPeak(c, "rendererGrowthMiB")).join(" / ")}`,
           `${peak(plain, "heapGrowthMiB", 1)} / ${CONCURRENCIES.map((c) => blockPeak(c, "heapGrowthMiB", 1)).join(" / ")}`,
         ]);
@@ -334,12 +362,13 @@ async function main() {
   console.log("Memory: peak during the upload minus the level before it (max over runs). Stall: longest main-thread gap while hashing.");
   const concurrencies = CONCURRENCIES.map((c) => `c${c}`).join("/");
   printTable(
-    ["size", "curl MiB/s", "single PUT MiB/s (÷curl)", ...CONCURRENCIES.map((c) => `blocks c${c} MiB/s (÷curl)`), "re-sent MiB after drop at 50 % single / blocks", `renderer RSS +MiB single / ${concurrencies}`, `JS heap +MiB single / ${concurrencies}`],
+    ["size", "curl MiB/s", "single PUT MiB/s (÷curl)", ...CONCURRENCIES.map((c) => `blocks c${c} MiB/s (÷curl)`), "re-sent MiB after drop at 50 % single / blocks", `MiB/s at a ${uplinkMiBps} MiB/s uplink single / c4`, `renderer RSS +MiB single / ${concurrencies}`, `JS heap +MiB single / ${concurrencies}`],
     blockRows,
   );
   console.log("\nBlocks: lib/upload/block-upload.ts, 8 MiB blocks with per-block MD5 (hashed in the Web Worker), c = blocks in flight;\n" +
       "\"retried\": block hashes or PUTs cut by the stall guards (30 s) or dropped, then retried; \"stalled\": the run failed or took over 3 min.");
   console.log("Drop: one run each; the connection sending the most is cut once half the file is on its way; re-sent = bytes sent − file size.");
+  console.log("Uplink: one run each with the page's upload bandwidth capped by Chromium's network emulation (--uplink MiB/s, 0 skips it).");
 }
 
 await main();

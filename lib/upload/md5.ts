@@ -1,4 +1,4 @@
-import { createMD5, type IHasher } from "hash-wasm";
+import { createMD5 } from "hash-wasm";
 
 /** How often hashing reports progress: often enough for a smooth bar, rarely enough to cost nothing. */
 const MD5_PROGRESS_STEP_BYTES = 8 * 1024 * 1024;
@@ -16,35 +16,48 @@ function toHex(bytes: Uint8Array): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** Hashes files or blocks one after another; each call resolves before the next one starts. */
+export type Md5Streamer = (file: Blob, onProgress?: (hashedBytes: number) => void) => Promise<FileMd5>;
+
 /**
- * MD5 of a file, streamed from disk into an incremental wasm hasher through one reused 1 MiB buffer
- * (a BYOB reader), so memory stays flat whatever the file size. The app runs it inside a Web Worker:
- * buffered reads resolve as microtasks, which on the main thread would starve the page of frames.
- * Progress is reported about every 8 MiB. `hasher` lets a caller that hashes many blocks one after another
- * reuse one wasm instance (each `createMD5()` is a new instance with its own memory, freed only by GC).
+ * MD5s streamed from disk into one incremental wasm hasher through one 1 MiB read buffer (a BYOB reader),
+ * both kept for every file hashed with this streamer, so memory stays flat whatever the file size and
+ * however many blocks. A fresh buffer per block made the renderer grow by about 1 MiB per 8 MiB block
+ * (35 MiB at 256 MiB in bench:upload): the worker sits idle between blocks, so its GC rarely ran.
+ * The app runs it inside a Web Worker: buffered reads resolve as microtasks, which on the main thread
+ * would starve the page of frames. Progress is reported about every 8 MiB.
  */
-export async function hashFileMd5(file: Blob, onProgress?: (hashedBytes: number) => void, hasher?: IHasher): Promise<FileMd5> {
-  hasher ??= await createMD5();
-  hasher.init();
-  const reader = file.stream().getReader({ mode: "byob" });
+export async function createMd5Streamer(): Promise<Md5Streamer> {
+  const hasher = await createMD5();
   let buffer = new ArrayBuffer(READ_BUFFER_BYTES);
-  let hashed = 0;
-  let reported = 0;
-  for (;;) {
-    const { done, value } = await reader.read(new Uint8Array(buffer));
-    if (done || !value) break;
-    hasher.update(value);
-    hashed += value.byteLength;
-    // The read transferred our buffer into `value`; take it back for the next read.
-    buffer = value.buffer as ArrayBuffer;
-    if (hashed - reported >= MD5_PROGRESS_STEP_BYTES) {
-      reported = hashed;
-      onProgress?.(hashed);
+  return async (file, onProgress) => {
+    hasher.init();
+    // A read that failed kept our buffer (it is detached): start again with a new one.
+    if (buffer.byteLength === 0) buffer = new ArrayBuffer(READ_BUFFER_BYTES);
+    const reader = file.stream().getReader({ mode: "byob" });
+    let hashed = 0;
+    let reported = 0;
+    for (;;) {
+      const { done, value } = await reader.read(new Uint8Array(buffer));
+      // Every read transfers our buffer into `value`, the last one (done) too: take it back each time.
+      if (value) buffer = value.buffer as ArrayBuffer;
+      if (done || !value) break;
+      hasher.update(value);
+      hashed += value.byteLength;
+      if (hashed - reported >= MD5_PROGRESS_STEP_BYTES) {
+        reported = hashed;
+        onProgress?.(hashed);
+      }
     }
-  }
-  if (reported !== hashed || file.size === 0) onProgress?.(hashed);
-  const digest = hasher.digest("binary");
-  return { base64: toBase64(digest), hex: toHex(digest) };
+    if (reported !== hashed || file.size === 0) onProgress?.(hashed);
+    const digest = hasher.digest("binary");
+    return { base64: toBase64(digest), hex: toHex(digest) };
+  };
+}
+
+/** MD5 of one file with a streamer of its own (see createMd5Streamer). */
+export async function hashFileMd5(file: Blob, onProgress?: (hashedBytes: number) => void): Promise<FileMd5> {
+  return (await createMd5Streamer())(file, onProgress);
 }
 
 /** Azure reports MD5s as base64; people compare hex (as `md5sum` prints it). */

@@ -8,9 +8,10 @@ function withQuery(url: URL, params: Record<string, string>): string {
 }
 
 /**
- * MD5 of one block, base64, for its `Content-MD5` header: storage checks it, so a block damaged on the
- * way is refused instead of committed. Streamed through the same reused 1 MiB buffer as the file's MD5:
- * reading each 8 MiB block whole grew the renderer by about 8 MiB per block in flight (bench:upload).
+ * MD5 of one block, base64, on the calling thread: for a one-off hash such as the first block that
+ * recognises a file on resume. A block upload hashes its blocks in the worker (block-hasher.ts), whose
+ * single streamer keeps memory flat across blocks. Streamed through a 1 MiB buffer: reading each 8 MiB block
+ * whole grew the renderer by about 8 MiB per block in flight (bench:upload).
  */
 export async function hashBlockMd5(block: Blob): Promise<string> {
   return (await hashFileMd5(block)).base64;

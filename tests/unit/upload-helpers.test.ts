@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { formatBytes, formatDuration } from "@/lib/upload/format";
-import { hashFileMd5, md5Base64ToHex } from "@/lib/upload/md5";
+import { createMd5Streamer, hashFileMd5, md5Base64ToHex } from "@/lib/upload/md5";
 import { createProgressTracker } from "@/lib/upload/progress-tracker";
 import { assertAllowedUploadEndpoint } from "@/lib/upload/storage-endpoint";
 import { UploadError } from "@/lib/upload/upload-error";
@@ -73,6 +73,18 @@ describe("hashFileMd5", () => {
     expect(md5.hex).toBe(expected.toString("hex"));
     expect(md5.base64).toBe(expected.toString("base64"));
     expect(progress).toEqual([8 * 1024 * 1024, 16 * 1024 * 1024, bytes.length]);
+  });
+
+  it("hashes block after block with one streamer, also after a read that failed", async () => {
+    const hash = await createMd5Streamer();
+    const md5Of = (bytes: Uint8Array) => createHash("md5").update(bytes).digest("hex");
+    const blocks = [3 * 1024 * 1024 + 1, 0, 1024 * 1024, 17].map((size, n) => new Uint8Array(size).map((_, i) => (i * 7 + n) % 253));
+    for (const block of blocks) expect((await hash(new Blob([block]))).hex).toBe(md5Of(block));
+
+    // A stream that errors takes the read buffer with it; the next block still hashes right.
+    const broken = { size: 10, stream: () => new ReadableStream({ type: "bytes", pull: (controller) => controller.error(new Error("disk gone")) }) } as unknown as Blob;
+    await expect(hash(broken)).rejects.toThrow("disk gone");
+    expect((await hash(new Blob([blocks[0]!]))).hex).toBe(md5Of(blocks[0]!));
   });
 
   it("converts storage's base64 MD5 to the hex that md5sum prints", () => {
