@@ -61,3 +61,19 @@ export async function expectStored(found: { blob: { size: number | null; md5Hex:
   expect(found!.blob.size).toBe(file.size);
   expect(found!.blob.md5Hex).toBe(file.md5Hex);
 }
+
+/**
+ * Records in the page each new aria-valuenow of the upload bar whose label starts with `labelPrefix` (not the
+ * checksum bar), so no reading is missed however fast the upload ends; returns a reader of the readings.
+ */
+export async function recordUploadProgress(page: Page, labelPrefix = "Uploading"): Promise<() => Promise<number[]>> {
+  await page.evaluate((prefix) => {
+    const readings: number[] = [];
+    (window as unknown as { uploadProgress: number[] }).uploadProgress = readings;
+    new MutationObserver(() => {
+      const value = document.querySelector(`[role="progressbar"][aria-label^="${prefix}"]`)?.getAttribute("aria-valuenow");
+      if (value != null && readings.at(-1) !== Number(value)) readings.push(Number(value));
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["aria-valuenow", "aria-label"] });
+  }, labelPrefix);
+  return () => page.evaluate(() => (window as unknown as { uploadProgress: number[] }).uploadProgress);
+}

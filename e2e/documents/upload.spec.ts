@@ -1,8 +1,7 @@
-import type { Page } from "@playwright/test";
 import { test, expect } from "../fixtures/test";
 import { signIn, users } from "../fixtures/users";
 import { urls } from "../ports";
-import { MiB, expectStored, stageFile, watchBodiesSentToApp, writeRandomFile } from "./support";
+import { MiB, expectStored, recordUploadProgress, stageFile, watchBodiesSentToApp, writeRandomFile } from "./support";
 
 test.describe("document upload", () => {
   test.beforeEach(async ({ admin }) => {
@@ -49,11 +48,11 @@ test.describe("document upload", () => {
     const bodiesToApp = watchBodiesSentToApp(page);
     await signIn(page, users.alice);
     await stageFile(page, file);
-    await recordUploadProgress(page);
+    const progress = await recordUploadProgress(page);
     await page.getByRole("button", { name: "Upload", exact: true }).click();
 
     await expect(page.getByTestId("upload-success")).toBeVisible({ timeout: 120_000 });
-    const readings = await page.evaluate(() => (window as unknown as { uploadProgress: number[] }).uploadProgress);
+    const readings = await progress();
     expect(readings.length, `progress readings: ${readings.join(",")}`).toBeGreaterThanOrEqual(5);
     for (let i = 1; i < readings.length; i++) expect(readings[i]!).toBeGreaterThanOrEqual(readings[i - 1]!);
     expect(Math.max(...readings)).toBeGreaterThanOrEqual(90);
@@ -86,15 +85,3 @@ test.describe("document upload", () => {
     expect(doc?.blob.exists).toBe(false);
   });
 });
-
-/** Records each new aria-valuenow of the upload progress bar (not the checksum bar) into window.uploadProgress. */
-async function recordUploadProgress(page: Page) {
-  await page.evaluate(() => {
-    const readings: number[] = [];
-    (window as unknown as { uploadProgress: number[] }).uploadProgress = readings;
-    new MutationObserver(() => {
-      const value = document.querySelector('[role="progressbar"][aria-label^="Uploading"]')?.getAttribute("aria-valuenow");
-      if (value != null && readings.at(-1) !== Number(value)) readings.push(Number(value));
-    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["aria-valuenow", "aria-label"] });
-  });
-}
