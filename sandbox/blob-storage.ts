@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
@@ -15,8 +17,6 @@ import type { SandboxConfig } from "./config";
 const ACCOUNT = "devstoreaccount1";
 const ACCOUNT_KEY = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
 export const CONTAINER = "documents";
-// In-memory storage defaults to half the machine's RAM; a sandbox never needs that much.
-const MEMORY_LIMIT_MB = 1024;
 const READY_TIMEOUT_MS = 15_000;
 
 export interface BlobInfo {
@@ -55,8 +55,18 @@ async function waitUntilListening(endpoint: string, child: ChildProcess): Promis
 export class BlobStorage {
   private readonly credential = new StorageSharedKeyCredential(ACCOUNT, ACCOUNT_KEY);
   private readonly container: ContainerClient;
-  private readonly killOnExit = () => this.child?.kill("SIGKILL");
+  private readonly killOnExit = () => {
+    this.child?.kill("SIGKILL");
+    this.removeData();
+  };
   private child?: ChildProcess;
+  /**
+   * Where Azurite keeps blobs and staged blocks: a temp directory of this run, removed at stop. On disk, not
+   * in memory: an in-memory store is capped (Azurite's default is half the RAM), and at a 1 GiB cap one
+   * 1 GiB file, or a few demo uploads of large files, filled it and every later upload was refused until a
+   * restart — Azurite frees deleted blobs only in a sweep every 10 minutes.
+   */
+  private dataDir?: string;
 
   private constructor(private readonly config: SandboxConfig) {
     const service = new BlobServiceClient(`http://127.0.0.1:${config.blobPort}/${ACCOUNT}`, this.credential);
@@ -76,14 +86,14 @@ export class BlobStorage {
   }
 
   private async spawn(): Promise<void> {
+    this.dataDir = mkdtempSync(path.join(tmpdir(), "esign-sandbox-blobs-"));
     const child = spawn(
       process.execPath,
       [
         azuriteEntry(),
         "--blobHost", "127.0.0.1",
         "--blobPort", String(this.config.blobPort),
-        "--inMemoryPersistence",
-        "--extentMemoryLimit", String(MEMORY_LIMIT_MB),
+        "--location", this.dataDir,
         "--disableTelemetry",
         "--silent",
         // @azure/storage-blob 12.32 sends an API version newer than azurite 3.35 knows.
@@ -163,13 +173,20 @@ export class BlobStorage {
   async stop(): Promise<void> {
     process.removeListener("exit", this.killOnExit);
     const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-    child.kill("SIGTERM");
-    const timedOut = await Promise.race([exited.then(() => false), sleep(3000).then(() => true)]);
-    if (timedOut) {
-      child.kill("SIGKILL");
-      await exited;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+      child.kill("SIGTERM");
+      const timedOut = await Promise.race([exited.then(() => false), sleep(3000).then(() => true)]);
+      if (timedOut) {
+        child.kill("SIGKILL");
+        await exited;
+      }
     }
+    this.removeData();
+  }
+
+  private removeData(): void {
+    if (this.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
+    this.dataDir = undefined;
   }
 }

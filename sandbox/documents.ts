@@ -10,7 +10,7 @@ export interface DocumentRecord {
   owner: string;
 }
 
-/** Documents created since start (or the last reset), in creation order. In memory, like the blobs. */
+/** Documents created since start (or the last reset), in creation order. In memory; the blobs go with the sandbox too (a temp dir removed at stop). */
 export class DocumentRegistry {
   private documents: DocumentRecord[] = [];
 

@@ -1,4 +1,10 @@
+import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { mkdtemp, rm, truncate, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { RunningSandbox } from "../../sandbox/index";
 import { addFault, resetSandbox, startTestSandbox } from "./support/sandbox";
@@ -138,6 +144,30 @@ describe("upload file", () => {
     expect(block.status).toBe(403);
     expect(await block.text()).toContain("AuthorizationPermissionMismatch");
     expect((await upload(document.uploadendpoint, new Uint8Array([1]))).status).toBe(201);
+  });
+
+  // Storage on disk: an in-memory store capped at 1 GiB refused this one with 409 MemoryExtentStoreAtSizeLimit.
+  it("stores a file larger than 1 GiB", { timeout: 120_000 }, async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "sandbox-big-upload-"));
+    try {
+      const file = path.join(dir, "big.bin");
+      const size = 1280 * 1024 * 1024;
+      // Sparse: no 1.25 GiB written to disk first, yet every byte is sent.
+      await writeFile(file, "");
+      await truncate(file, size);
+      const document = await createDocument("big.bin");
+      const { stdout } = await promisify(execFile)("curl", [
+        "-sS", "-o", "/dev/null", "-w", "%{http_code}", "-T", file,
+        "-H", "x-ms-blob-type: BlockBlob", "-H", "content-type: application/octet-stream", "-H", "Expect:", document.uploadendpoint,
+      ]);
+      expect(stdout).toBe("201");
+      const md5 = createHash("md5");
+      for await (const chunk of createReadStream(file)) md5.update(chunk as Buffer);
+      const [listed] = await listDocuments();
+      expect(listed.blob).toMatchObject({ exists: true, size, md5Hex: md5.digest("hex") });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("allows the app's origin to PUT from a browser (CORS preflight)", async () => {
