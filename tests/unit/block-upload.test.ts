@@ -313,6 +313,33 @@ describe("uploadDocument with blocks", () => {
     expect(resumed).toMatchObject({ itemId: "item-1", transfer: "blocks" });
   });
 
+  it("starts over on a fresh endpoint when the saved SAS expired, says so, and forgets the old point", async () => {
+    const saved = { ...(await createDocument()), uploadendpoint: `${ORIGIN}/devstoreaccount1/documents/old.bin?se=2026-01-01T00%3A00%3A00Z&sp=cw&sig=old` };
+    const stages: UploadStage[] = [];
+    const points: unknown[] = [];
+    const result = await uploadDocument({
+      file: fileOf(100),
+      input,
+      allowedOrigins: [ORIGIN],
+      createDocument,
+      hashFile: fakeHash,
+      createBlockHasher,
+      blocks,
+      resumeFrom: { created: saved, md5: { base64: "saved==", hex: "00" }, blockSize: 10, staged: [0, 1, 2] },
+      onStage: (stage) => stages.push(stage),
+      onResumePoint: (point) => points.push(point),
+    });
+    expect(stages[0]).toEqual({ stage: "restarting" });
+    expect(points[0]).toBeNull();
+    expect(created).toBe(2);
+    // Every block goes again, all to the new endpoint; nothing to the expired one.
+    expect(blockPuts().map(blockIndex).sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(sent.every((r) => r.url.searchParams.get("sig") === "2")).toBe(true);
+    // Same file (checked when it was picked again): its saved MD5 still holds.
+    expect(sent.at(-1)!.headers["x-ms-blob-content-md5"]).toBe("saved==");
+    expect(result).toMatchObject({ itemId: "item-2", transfer: "blocks" });
+  });
+
   it("falls back on a 400 to the first Put Block too", async () => {
     answer = (req) => (req.url.searchParams.get("comp") === "block" ? { status: 400 } : { status: 201 });
     expect((await run(fileOf(100))).transfer).toBe("fallback");

@@ -96,4 +96,21 @@ describe("UploadQueue", () => {
     expect(queue.getSnapshot()[0]).toMatchObject({ status: "cancelled", resumePoint: null, notice: "blocks-discarded" });
     expect(saved).toEqual([`save ${id} 0,1`, `remove ${id}`, `remove ${id}`]);
   });
+
+  it("keeps a note on the row when an expired upload link made the upload start over, and when blocks fell back", async () => {
+    const stages: Parameters<Parameters<RunUpload>[2]>[0][] = [{ stage: "restarting" }, { stage: "uploading", loadedBytes: 1, mode: "blocks" }];
+    const run: RunUpload = async (_f, _input, onStage) => {
+      for (const stage of stages) onStage(stage);
+      return { name: "big" } as UploadedDocument;
+    };
+    const queue = new UploadQueue(run, () => {});
+    queue.enqueue([{ file: file("big"), input: input("big") }]);
+    await flush();
+    expect(queue.getSnapshot()[0]).toMatchObject({ status: "done", notice: "restarted" });
+
+    stages.splice(0, 2, { stage: "uploading", loadedBytes: 1, mode: "fallback" });
+    queue.enqueue([{ file: file("other"), input: input("other") }]);
+    await flush();
+    expect(queue.getSnapshot()[1]).toMatchObject({ status: "done", notice: "fallback" });
+  });
 });
