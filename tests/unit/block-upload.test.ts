@@ -6,7 +6,7 @@ import { uploadInBlocks } from "@/lib/upload/block-upload";
 import { hashBlockMd5 } from "@/lib/upload/put-block";
 import type { BlockHasher } from "@/lib/upload/block-hasher";
 import { createProgressTracker } from "@/lib/upload/progress-tracker";
-import { uploadDocument, type UploadStage } from "@/lib/upload/upload-document";
+import { uploadDocument, type UploadDocumentOptions, type UploadStage } from "@/lib/upload/upload-document";
 
 const ORIGIN = "http://127.0.0.1:4002";
 const url = new URL(`${ORIGIN}/devstoreaccount1/documents/f.bin?sv=2024&sig=x`);
@@ -262,6 +262,19 @@ describe("uploadDocument with blocks", () => {
   };
   const run = (file: File, refusals = new Set<string>(), stages: UploadStage[] = []) =>
     uploadDocument({ file, input, allowedOrigins: [ORIGIN], createDocument, hashFile: fakeHash, createBlockHasher, blocks, blockRefusals: refusals, onStage: (s) => stages.push(s) });
+  /** A 100-byte file resumed from `staged` 10-byte blocks on `created`, whose saved MD5 is "saved==". */
+  const resume = (created: CreateDocumentResult, staged: number[], options: Partial<UploadDocumentOptions> = {}) =>
+    uploadDocument({
+      file: fileOf(100),
+      input,
+      allowedOrigins: [ORIGIN],
+      createDocument,
+      hashFile: fakeHash,
+      createBlockHasher,
+      blocks,
+      resumeFrom: { created, md5: { base64: "saved==", hex: "00" }, blockSize: 10, staged },
+      ...options,
+    });
   beforeEach(() => {
     created = 0;
   });
@@ -294,18 +307,8 @@ describe("uploadDocument with blocks", () => {
   });
 
   it("resumes on the saved endpoint with the saved block size, sending only the missing blocks", async () => {
-    const saved = await createDocument();
-    const resumed = await uploadDocument({
-      file: fileOf(100),
-      input,
-      allowedOrigins: [ORIGIN],
-      createDocument,
-      hashFile: fakeHash,
-      createBlockHasher,
-      // The configured block size changed since; the staged indexes only mean something with the old one.
-      blocks: { ...blocks, blockSize: 20 },
-      resumeFrom: { created: saved, md5: { base64: "saved==", hex: "00" }, blockSize: 10, staged: [0, 1, 2, 3, 4, 5, 6] },
-    });
+    // The configured block size changed since; the staged indexes only mean something with the old one.
+    const resumed = await resume(await createDocument(), [0, 1, 2, 3, 4, 5, 6], { blocks: { ...blocks, blockSize: 20 } });
     expect(created).toBe(1);
     expect(blockPuts().map(blockIndex).sort()).toEqual([7, 8, 9]);
     expect(blockPuts().every((r) => (r.body as Blob).size === 10 && r.url.searchParams.get("sig") === "1")).toBe(true);
@@ -317,18 +320,7 @@ describe("uploadDocument with blocks", () => {
     const saved = { ...(await createDocument()), uploadendpoint: `${ORIGIN}/devstoreaccount1/documents/old.bin?se=2026-01-01T00%3A00%3A00Z&sp=cw&sig=old` };
     const stages: UploadStage[] = [];
     const points: unknown[] = [];
-    const result = await uploadDocument({
-      file: fileOf(100),
-      input,
-      allowedOrigins: [ORIGIN],
-      createDocument,
-      hashFile: fakeHash,
-      createBlockHasher,
-      blocks,
-      resumeFrom: { created: saved, md5: { base64: "saved==", hex: "00" }, blockSize: 10, staged: [0, 1, 2] },
-      onStage: (stage) => stages.push(stage),
-      onResumePoint: (point) => points.push(point),
-    });
+    const result = await resume(saved, [0, 1, 2], { onStage: (stage) => stages.push(stage), onResumePoint: (point) => points.push(point) });
     expect(stages[0]).toEqual({ stage: "restarting" });
     expect(points[0]).toBeNull();
     expect(created).toBe(2);
