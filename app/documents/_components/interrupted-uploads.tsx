@@ -4,7 +4,7 @@ import { formatBytes } from "@/lib/upload/format";
 import { planBlocks } from "@/lib/upload/block-layout";
 import type { SavedUpload } from "@/lib/upload/saved-upload";
 import { Button, buttonClasses } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Card, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 
 type Props = {
   uploads: readonly SavedUpload[];
@@ -22,13 +22,11 @@ export function InterruptedUploads({ uploads, onResume, onDiscard }: Props) {
         <CardTitle id="interrupted-title">Interrupted uploads</CardTitle>
         <CardDescription>The page was closed or reloaded during these uploads. Choose the same file to continue.</CardDescription>
       </CardHeader>
-      <CardContent className="p-0">
-        <ul className="divide-y divide-slate-100">
-          {uploads.map((saved) => (
-            <InterruptedRow key={saved.id} saved={saved} onResume={onResume} onDiscard={onDiscard} />
-          ))}
-        </ul>
-      </CardContent>
+      <ul className="divide-y divide-slate-100">
+        {uploads.map((saved) => (
+          <InterruptedRow key={saved.id} saved={saved} onResume={onResume} onDiscard={onDiscard} />
+        ))}
+      </ul>
     </Card>
   );
 }
