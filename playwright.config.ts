@@ -74,6 +74,8 @@ export default defineConfig({
       url: `${urls.api}/_sandbox/stats`,
       reuseExistingServer: false,
       timeout: 30_000,
+      // SIGTERM, not Playwright's default SIGKILL: the sandbox stops Azurite and removes its blob directory.
+      gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
       stdout: "ignore",
       stderr: "pipe",
       env: {

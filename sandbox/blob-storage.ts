@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -29,6 +29,29 @@ export interface BlobInfo {
 interface SasUrl {
   url: string;
   sas: string;
+}
+
+const DATA_DIR_PREFIX = "esign-sandbox-blobs-";
+
+/** Whether a process with this id is running (signal 0 tests without sending anything). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Removes the data directories of sandboxes that ended without stopping (SIGKILL, a crash): each holds every
+ * blob of its run, up to GiBs, and its name carries the pid of the sandbox that made it.
+ */
+function removeAbandonedDataDirs(): void {
+  for (const name of readdirSync(tmpdir())) {
+    const pid = Number(new RegExp(`^${DATA_DIR_PREFIX}(\\d+)-`).exec(name)?.[1]);
+    if (pid && pid !== process.pid && !isRunning(pid)) rmSync(path.join(tmpdir(), name), { recursive: true, force: true });
+  }
 }
 
 function azuriteEntry(): string {
@@ -64,7 +87,8 @@ export class BlobStorage {
    * Where Azurite keeps blobs and staged blocks: a temp directory of this run, removed at stop. On disk, not
    * in memory: an in-memory store is capped (Azurite's default is half the RAM), and at a 1 GiB cap one
    * 1 GiB file, or a few demo uploads of large files, filled it and every later upload was refused until a
-   * restart — Azurite frees deleted blobs only in a sweep every 10 minutes.
+   * restart — Azurite frees deleted blobs only in a sweep every 10 minutes. Directories of sandboxes that
+   * were killed before they could remove theirs are swept at the next start.
    */
   private dataDir?: string;
 
@@ -86,7 +110,8 @@ export class BlobStorage {
   }
 
   private async spawn(): Promise<void> {
-    this.dataDir = mkdtempSync(path.join(tmpdir(), "esign-sandbox-blobs-"));
+    removeAbandonedDataDirs();
+    this.dataDir = mkdtempSync(path.join(tmpdir(), `${DATA_DIR_PREFIX}${process.pid}-`));
     const child = spawn(
       process.execPath,
       [

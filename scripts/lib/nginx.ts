@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { findSystemBinary } from "./system-binary";
@@ -9,7 +9,8 @@ export type RunningNginx = RunningProcess & { readonly dir: string };
 /**
  * Runs Debian's nginx in the foreground as an ordinary child process, with its pid file, temp paths and
  * logs in a private directory, so it needs neither root nor systemd. `httpBlock` is the inside of the
- * `http { }` block (upstreams, servers); `listenPort` is awaited before this resolves.
+ * `http { }` block (upstreams, servers); `listenPort` is awaited before this resolves. The directory is
+ * removed when nginx is stopped.
  */
 export async function startNginx(httpBlock: string, listenPort: number, log?: (line: string) => void): Promise<RunningNginx> {
   const binary = findSystemBinary("nginx", "nginx");
@@ -37,5 +38,12 @@ ${httpBlock}
   writeFileSync(path.join(dir, "nginx.conf"), config);
   const running = startProcess("nginx", binary, ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-g", "daemon off;"], { log });
   await waitForPort(listenPort, 10_000, running.child);
-  return { ...running, dir };
+  return {
+    ...running,
+    dir,
+    async stop(graceMs?: number) {
+      await running.stop(graceMs);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
