@@ -211,7 +211,13 @@ export class BlobStorage {
   }
 
   private removeData(): void {
-    if (this.dataDir) rmSync(this.dataDir, { recursive: true, force: true });
+    if (!this.dataDir) return;
+    try {
+      // Retries cover an Azurite that was just killed and may still be closing a file.
+      rmSync(this.dataDir, { recursive: true, force: true, maxRetries: 3 });
+    } catch {
+      // Left behind: the next sandbox to start sweeps it (its pid is no longer running).
+    }
     this.dataDir = undefined;
   }
 }
