@@ -70,7 +70,9 @@ export default defineConfig({
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
   webServer: [
     {
-      command: "npx tsx sandbox/main.ts",
+      // The sandbox itself, not behind npx and tsx's launcher: Playwright waits for this process to exit, and a
+      // wrapper exits at once on SIGTERM, so the sandbox was SIGKILLed while it removed its blob directory.
+      command: "exec node --import tsx sandbox/main.ts",
       url: `${urls.api}/_sandbox/stats`,
       reuseExistingServer: false,
       timeout: 30_000,

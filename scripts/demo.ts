@@ -68,7 +68,7 @@ const authSecret = ensureAuthSecret();
 process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));
 
-children.push(start("sandbox", "npx", ["tsx", "sandbox/main.ts"], {}));
+children.push(start("sandbox", process.execPath, ["--import", "tsx", "sandbox/main.ts"], {}));
 await waitFor("http://localhost:4001/_sandbox/stats", 30_000);
 // The standalone server, as deployed; readable log lines instead of JSON for a person watching the terminal.
 children.push(

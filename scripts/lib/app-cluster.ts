@@ -12,15 +12,16 @@ export const sandboxUrls = (ports: SandboxPorts): SandboxUrls => ({
   blob: `http://127.0.0.1:${ports.blob}`,
 });
 
-const bin = (name: string) => path.resolve("node_modules/.bin", name);
-
-/** The sandbox as a child process (`tsx sandbox/main.ts`), ready once its admin route answers. */
+/**
+ * The sandbox as a child process (`node --import tsx sandbox/main.ts`: no launcher in between, so stopping
+ * it waits for the sandbox's own clean-up), ready once its admin route answers.
+ */
 export async function startSandboxProcess(
   ports: SandboxPorts,
   options: { appUrls: string[]; accessTokenTtlSeconds?: number; log?: (line: string) => void },
 ): Promise<RunningProcess & { urls: SandboxUrls }> {
   const urls = sandboxUrls(ports);
-  const running = startProcess("sandbox", bin("tsx"), ["sandbox/main.ts"], {
+  const running = startProcess("sandbox", process.execPath, ["--import", "tsx", "sandbox/main.ts"], {
     log: options.log,
     env: {
       ...process.env,
