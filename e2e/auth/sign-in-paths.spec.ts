@@ -28,8 +28,9 @@ async function startSignInFromLanding(page: Page) {
   await expect(page.getByLabel("Email")).toBeVisible();
 }
 
-/** Resolves when `tab` goes through the app's automatic restart. */
-const restartOf = (tab: Page) => tab.waitForRequest((req) => new URL(req.url()).pathname === "/auth/restart");
+/** Clicks the service's Allow in `tab` and waits until that callback sends it through the app's automatic restart. */
+const allowAndExpectRestart = (tab: Page) =>
+  Promise.all([tab.waitForRequest((req) => new URL(req.url()).pathname === "/auth/restart"), tab.getByRole("button", { name: "Allow" }).click()]);
 
 /** `tab` ended on the account page, signed in as `user`, with the record shown and no error text. */
 async function expectSignedInOnAccount(tab: Page, user: (typeof users)["alice"]) {
@@ -80,14 +81,14 @@ test.describe("sign-in as people do it", () => {
     // The first tab's callback fails (the browser holds the second tab's checks) and restarts; its
     // restarted flow now owns the checks and waits at the service's consent page.
     await fillSandboxSignIn(page, users.alice);
-    await Promise.all([restartOf(page), page.getByRole("button", { name: "Allow" }).click()]);
+    await allowAndExpectRestart(page);
     await expect(page.getByRole("button", { name: "Allow" })).toBeVisible();
     expect(seen.restarts).toBe(1);
 
     // The second tab finishes now: its own checks were overwritten by the first tab's restart. It is a
     // different flow, so it gets its own restart rather than the expired-link message.
     await fillSandboxSignIn(second, users.alice);
-    await Promise.all([restartOf(second), second.getByRole("button", { name: "Allow" }).click()]);
+    await allowAndExpectRestart(second);
     await second.getByRole("button", { name: "Allow" }).click();
     await expectSignedInOnAccount(second, users.alice);
     expect(seen.restarts).toBe(2);
@@ -109,16 +110,16 @@ test.describe("sign-in as people do it", () => {
 
     // Both tabs' first callbacks fail and restart; the second tab's restart now owns the checks.
     await fillSandboxSignIn(page, users.alice);
-    await Promise.all([restartOf(page), page.getByRole("button", { name: "Allow" }).click()]);
+    await allowAndExpectRestart(page);
     await expect(page.getByRole("button", { name: "Allow" })).toBeVisible();
     await fillSandboxSignIn(second, users.alice);
-    await Promise.all([restartOf(second), second.getByRole("button", { name: "Allow" }).click()]);
+    await allowAndExpectRestart(second);
     await expect(second.getByRole("button", { name: "Allow" })).toBeVisible();
     expect(seen.restarts).toBe(2);
 
     // The first tab's restarted flow lost its checks to the second tab's restart, not to a fault of
     // its own: it restarts once more (its first restart) and signs in.
-    await Promise.all([restartOf(page), page.getByRole("button", { name: "Allow" }).click()]);
+    await allowAndExpectRestart(page);
     await page.getByRole("button", { name: "Allow" }).click();
     await expectSignedInOnAccount(page, users.alice);
     expect(seen.restarts).toBe(3);

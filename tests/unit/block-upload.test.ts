@@ -77,6 +77,15 @@ const blockIndex = (req: Sent) => {
 const blockPuts = () => sent.filter((r) => r.url.searchParams.get("comp") === "block");
 const fakeBlockMd5 = async (block: Blob) => `md5-of-${block.size}`;
 const fileOf = (bytes: number) => new File([new Uint8Array(bytes)], "big.bin");
+/** True for the first request that sends block `index`, false for every other request (its retry included). */
+const firstSendOf = (index: number) => {
+  let seen = false;
+  return (req: Sent) => {
+    if (blockIndex(req) !== index || seen) return false;
+    seen = true;
+    return true;
+  };
+};
 
 beforeEach(() => {
   answer = () => ({ status: 201 });
@@ -136,7 +145,8 @@ describe("uploadInBlocks", () => {
 
   it("counts the bytes of blocks in flight in its progress, which through the tracker never goes backwards", async () => {
     const readings: number[] = [];
-    answer = (req) => (blockIndex(req) === 3 && blockPuts().filter((r) => blockIndex(r) === 3).length === 1 ? "network" : { status: 201 });
+    const drop = firstSendOf(3);
+    answer = (req) => (drop(req) ? "network" : { status: 201 });
     const tracker = createProgressTracker(100);
     const shown: number[] = [];
     vi.useFakeTimers();
@@ -162,14 +172,8 @@ describe("uploadInBlocks", () => {
 
   it("after a dropped connection re-sends only the missing block, after a 1 s backoff", async () => {
     vi.useFakeTimers();
-    let failed = false;
-    answer = (req) => {
-      if (blockIndex(req) === 5 && !failed) {
-        failed = true;
-        return "network";
-      }
-      return { status: 201 };
-    };
+    const drop = firstSendOf(5);
+    answer = (req) => (drop(req) ? "network" : { status: 201 });
     const retries: number[] = [];
     const done = uploadInBlocks({ url, file: fileOf(100), blockSize: 10, concurrency: 4, hashBlock: fakeBlockMd5, onRetry: (_a, d) => retries.push(d) });
     await vi.advanceTimersByTimeAsync(500);
@@ -184,12 +188,7 @@ describe("uploadInBlocks", () => {
 
   it("cuts a block that stops making progress and re-sends only that block, so a stall cannot hang the upload", async () => {
     vi.useFakeTimers();
-    let stalled = false;
-    stalls = (req) => {
-      if (blockIndex(req) !== 5 || stalled) return false;
-      stalled = true;
-      return true;
-    };
+    stalls = firstSendOf(5);
     const retries: number[] = [];
     const done = uploadInBlocks({
       url,
