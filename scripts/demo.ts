@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
+import { waitForHttp } from "./lib/child-process";
 
 const APP_URL = "http://localhost:3000";
 
@@ -50,26 +51,13 @@ function stop(code: number): void {
   setTimeout(() => process.exit(code), 1500).unref();
 }
 
-async function waitFor(url: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).status < 500) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${url} did not come up within ${timeoutMs / 1000} s`);
-}
-
 // The standalone server reads .env files from its own folder, not the checkout: pass the secret on.
 const authSecret = ensureAuthSecret();
 process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));
 
 children.push(start("sandbox", process.execPath, ["--import", "tsx", "sandbox/main.ts"], {}));
-await waitFor("http://localhost:4001/_sandbox/stats", 30_000);
+await waitForHttp("http://localhost:4001/_sandbox/stats", 30_000);
 // The standalone server, as deployed; readable log lines instead of JSON for a person watching the terminal.
 children.push(
   start("app", process.execPath, [".next/standalone/server.js"], {
@@ -81,7 +69,7 @@ children.push(
     LOG_FORMAT: "pretty",
   }),
 );
-await waitFor(`${APP_URL}/api/auth/providers`, 30_000);
+await waitForHttp(`${APP_URL}/api/auth/providers`, 30_000);
 
 console.log(`
   eSign partner demo is running: ${APP_URL}

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { startProcess, waitForPort, type RunningProcess } from "./child-process";
+import { startProcess, waitForHttp, waitForPort, type RunningProcess } from "./child-process";
 
 /** Where one sandbox listens; the app reaches auth as `localhost` (redirects), API and blob on 127.0.0.1. */
 export type SandboxPorts = { auth: number; api: number; blob: number };
@@ -33,7 +33,7 @@ export async function startSandboxProcess(
       SANDBOX_CORS_ORIGINS: options.appUrls.join(","),
     },
   });
-  await waitForHttp(`${urls.api}/_sandbox/stats`, 60_000, running);
+  await waitForHttp(`${urls.api}/_sandbox/stats`, 60_000, running.child);
   return { ...running, urls };
 }
 
@@ -73,22 +73,6 @@ export async function startAppInstance(options: AppInstanceOptions): Promise<Run
   });
   const url = `http://localhost:${options.port}`;
   await waitForPort(options.port, 60_000, running.child);
-  await waitForHttp(`http://127.0.0.1:${options.port}/api/auth/providers`, 60_000, running);
+  await waitForHttp(`http://127.0.0.1:${options.port}/api/auth/providers`, 60_000, running.child);
   return { ...running, url };
-}
-
-async function waitForHttp(url: string, timeoutMs: number, running: RunningProcess): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (running.child.exitCode !== null) throw new Error(`the process behind ${url} exited with ${running.child.exitCode}`);
-    try {
-      const res = await fetch(url);
-      await res.body?.cancel();
-      if (res.status < 500) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
 }

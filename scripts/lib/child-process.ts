@@ -54,3 +54,28 @@ export async function waitForPort(port: number, timeoutMs: number, child?: Child
   }
   throw new Error(`nothing listened on 127.0.0.1:${port} within ${timeoutMs} ms`);
 }
+
+/**
+ * Resolves once `url` answers with a status `ready` accepts (by default any below 500: the server is up);
+ * rejects when `child` exits first or after `timeoutMs`.
+ */
+export async function waitForHttp(
+  url: string,
+  timeoutMs: number,
+  child?: ChildProcess,
+  ready: (status: number) => boolean = (status) => status < 500,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child && child.exitCode !== null) throw new Error(`the process behind ${url} exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(url);
+      await res.body?.cancel();
+      if (ready(res.status)) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
+}

@@ -1,6 +1,6 @@
 import { createWriteStream } from "node:fs";
 import path from "node:path";
-import { startProcess, type RunningProcess } from "./child-process";
+import { startProcess, waitForHttp, type RunningProcess } from "./child-process";
 
 export type StandaloneApp = RunningProcess & { url: string; logFile: string; exitCode(): Promise<number | null> };
 
@@ -20,13 +20,10 @@ export async function startStandaloneApp(options: { dir: string; port: number; n
   running.child.stderr?.pipe(log, { end: false });
   const exited = new Promise<number | null>((resolve) => running.child.once("exit", (code) => resolve(code)));
   const url = `http://127.0.0.1:${options.port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (running.child.exitCode !== null) throw new Error(`${options.name} exited with ${running.child.exitCode}; see ${options.logFile}`);
-    const ok = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
-    if (ok) break;
-    if (Date.now() > deadline) throw new Error(`${options.name} did not answer /api/health within 30 s; see ${options.logFile}`);
-    await new Promise((r) => setTimeout(r, 200));
+  try {
+    await waitForHttp(`${url}/api/health`, 30_000, running.child, (status) => status >= 200 && status < 300);
+  } catch (error) {
+    throw new Error(`${options.name}: ${(error as Error).message}; see ${options.logFile}`, { cause: error });
   }
   return {
     ...running,
