@@ -3,8 +3,10 @@ import { getConfig } from "@/lib/env";
 import { esignProvider } from "@/lib/auth/esign-provider";
 import { safeRedirect } from "@/lib/auth/safe-redirect";
 import { logAuthError } from "@/lib/auth/auth-error-log";
-import { rotateTokensIfNeeded, tokenFromSignIn } from "@/lib/auth/rotate-tokens";
-import { SESSION_MAX_AGE_SECONDS, type SessionError, type SessionToken } from "@/lib/auth/session-token";
+import { sessionTokenFromSignIn } from "@/lib/auth/sign-in-session";
+import { sessionCookieMaxAgeSeconds, type SessionToken, type SessionTokenError } from "@/lib/auth/session-token";
+import { resolveSession } from "@/lib/session/current-session";
+import type { SessionRecord } from "@/lib/session/session-record";
 
 /** What the browser may know about its session's tokens: facts, never the tokens themselves. */
 export type TokenInfo = {
@@ -16,10 +18,44 @@ export type TokenInfo = {
 
 declare module "next-auth" {
   interface Session {
-    error?: SessionError;
+    error?: SessionTokenError;
     tokenInfo: TokenInfo;
     user: { name?: string | null; email?: string | null } & DefaultSession["user"];
   }
+}
+
+const NO_TOKEN_INFO: TokenInfo = { grantedScopes: [], requestedScopes: [], hasRefreshToken: false, accessTokenExpiresAt: null };
+
+function tokenInfoOf(record: SessionRecord): TokenInfo {
+  return {
+    grantedScopes: record.grantedScope?.split(" ").filter(Boolean) ?? [],
+    requestedScopes: record.requestedScope?.split(" ").filter(Boolean) ?? [],
+    hasRefreshToken: Boolean(record.refreshToken),
+    accessTokenExpiresAt: record.accessTokenExpiresAt ?? null,
+  };
+}
+
+/**
+ * Token facts of the session the jwt callback just read, for the session callback of the same call. Kept beside
+ * the token object rather than in it, because whatever the jwt callback returns is written into the cookie.
+ */
+const tokenInfoByToken = new WeakMap<object, TokenInfo>();
+
+/**
+ * The cookie's content for a request after sign-in: the handle and display fields, with the session's current
+ * error. Null ends the browser's session (Auth.js then drops the cookie where it can).
+ */
+async function sessionTokenForRequest(token: SessionToken): Promise<SessionToken | null> {
+  const display: SessionToken = { name: token.name, email: token.email, sub: token.sub };
+  // A cookie from before server-side sessions carries tokens and no handle: a clean "sign in again".
+  if (!token.sessionHandle) return { ...display, error: "SessionExpired" };
+  const state = await resolveSession(token.sessionHandle);
+  if (state.status === "ended") return null;
+  const current: SessionToken = { ...display, sessionHandle: token.sessionHandle };
+  if (state.status === "unavailable") return { ...current, error: "Unavailable" };
+  if (state.record.error) current.error = state.record.error;
+  tokenInfoByToken.set(current, tokenInfoOf(state.record));
+  return current;
 }
 
 export const { handlers, auth, signIn, signOut } = NextAuth(() => {
@@ -29,15 +65,16 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
     secret: config.authSecrets,
     trustHost: true,
     providers: [esignProvider(config)],
-    session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
+    // The JWT strategy with a handle inside: the tokens themselves live in the server-side session store.
+    session: { strategy: "jwt", maxAge: sessionCookieMaxAgeSeconds(config.sessions.maxAgeMs) },
     pages: { signIn: "/", error: "/auth/error" },
     // Tells a stale sign-in link from a configuration error, in the log and on the error page.
     logger: { error: logAuthError },
     callbacks: {
       redirect: ({ url, baseUrl }) => safeRedirect(url, baseUrl),
       async jwt({ token, account }) {
-        if (account) return tokenFromSignIn(token, account);
-        return rotateTokensIfNeeded(token as SessionToken);
+        if (account) return sessionTokenFromSignIn(token as SessionToken, account);
+        return sessionTokenForRequest(token as SessionToken);
       },
       session({ session, token }) {
         const t = token as SessionToken;
@@ -45,12 +82,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
           expires: session.expires,
           user: { name: t.name ?? null, email: t.email ?? null },
           ...(t.error ? { error: t.error } : {}),
-          tokenInfo: {
-            grantedScopes: t.grantedScope?.split(" ").filter(Boolean) ?? [],
-            requestedScopes: t.requestedScope?.split(" ").filter(Boolean) ?? [],
-            hasRefreshToken: Boolean(t.refreshToken),
-            accessTokenExpiresAt: t.accessTokenExpiresAt ?? null,
-          },
+          tokenInfo: tokenInfoByToken.get(t) ?? NO_TOKEN_INFO,
         } as typeof session;
       },
     },

@@ -1,27 +1,19 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { getConfig } from "@/lib/env";
-import { cookieHeaderWithSession, encodeSessionToken, readSessionTokenState, setSessionCookie } from "@/lib/auth/session-cookie";
-import { rotateTokensIfNeeded } from "@/lib/auth/rotate-tokens";
+import { cookieHeaderWithSession, encodeSessionToken, readSessionTokenState, sessionCookieName, setSessionCookie } from "@/lib/auth/session-cookie";
 import { buildContentSecurityPolicy, createNonce } from "@/lib/security/content-security-policy";
-
-/**
- * The session cookie's new value when its tokens were due and got rotated, or when it was encrypted under a
- * previous AUTH_SECRET (re-encrypted under the current one); else null.
- */
-async function rotatedSessionCookie(req: NextRequest): Promise<string | null> {
-  const { token, underOldSecret } = await readSessionTokenState(req);
-  if (!token) return null;
-  const rotated = await rotateTokensIfNeeded(token);
-  return rotated === token && !underOldSecret ? null : encodeSessionToken(req, rotated);
-}
+import { resolveSession } from "@/lib/session/current-session";
+import { sessionStoreUnavailableResponse } from "@/lib/session/unavailable-response";
 
 /**
  * Runs before every page and route handler (Auth.js's own routes excluded):
  *
- * 1. Refreshes the session's tokens when due, because only here (and in the Auth.js route) can the
- *    rotated cookie be written back. The new cookie is also put on the request passed on, so every
- *    reader in this request sees the new token instead of redeeming the old refresh token again.
- * 2. Sets a Content-Security-Policy with a per-request nonce; Next reads it from the request headers
+ * 1. Reads the server-side session behind the cookie and refreshes its tokens when due, so the page or route
+ *    handler behind it finds them fresh. The cookie holds only a handle, so a refresh never rewrites it.
+ *    A session that has ended loses its cookie here, so the page renders signed out; while the session store
+ *    cannot be reached the request gets a 503 instead, and nobody is signed out.
+ * 2. Re-encrypts a cookie only a previous AUTH_SECRET opens under the current one (rotation).
+ * 3. Sets a Content-Security-Policy with a per-request nonce; Next reads it from the request headers
  *    and puts the nonce on its own scripts.
  */
 export async function proxy(req: NextRequest) {
@@ -34,20 +26,31 @@ export async function proxy(req: NextRequest) {
     development: process.env.NODE_ENV === "development",
   });
 
-  const cookie = await rotatedSessionCookie(req);
+  const { token, underOldSecret } = await readSessionTokenState(req);
+  const state = token?.sessionHandle ? await resolveSession(token.sessionHandle) : undefined;
+  if (state?.status === "unavailable") {
+    const res = sessionStoreUnavailableResponse(req);
+    res.headers.set("content-security-policy", csp);
+    return res;
+  }
+
   const headers = new Headers(req.headers);
   headers.set("content-security-policy", csp);
   headers.set("x-nonce", nonce);
-  if (cookie) headers.set("cookie", cookieHeaderWithSession(req, cookie));
+  const ended = state?.status === "ended";
+  const reEncrypted = token && underOldSecret && !ended ? await encodeSessionToken(req, token) : null;
+  if (ended) headers.set("cookie", cookieHeaderWithSession(req, null));
+  else if (reEncrypted) headers.set("cookie", cookieHeaderWithSession(req, reEncrypted));
 
   const res = NextResponse.next({ request: { headers } });
   res.headers.set("content-security-policy", csp);
-  if (cookie) setSessionCookie(req, res, cookie);
+  if (ended) res.cookies.delete(sessionCookieName(req));
+  else if (reEncrypted) setSessionCookie(req, res, reEncrypted);
   return res;
 }
 
 export const config = {
-  // Auth.js's own routes run the same rotation in their jwt callback and set the cookie themselves.
-  // Health probes carry no session and render no HTML: neither refresh nor CSP applies to them.
+  // Auth.js's own routes read the session through their jwt callback. Health probes carry no session and
+  // render no HTML: neither the session nor CSP applies to them.
   matcher: ["/((?!api/auth/|api/health|_next/static|_next/image|favicon.ico|robots.txt).*)"],
 };

@@ -3,8 +3,11 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { signOut } from "@/auth";
 import { endSessionUrl } from "@/lib/auth/end-session";
+import { readPageSession } from "@/lib/auth/page-access-token";
 import { FRESH_LOGIN_COOKIE, markerCookieOptions, usesSecureCookies } from "@/lib/auth/sign-in-markers";
 import { sameOriginPath, startSignIn } from "@/lib/auth/start-sign-in";
+import { endSessions } from "@/lib/session/end-sessions";
+import { readSessionById } from "@/lib/session/sessions";
 
 /** Starts the authorization code flow with the service; returns to `/account` (or a same-origin path). */
 export async function signInWithEsign(formData: FormData) {
@@ -17,11 +20,15 @@ export async function signInWithAnotherAccount() {
 }
 
 /**
- * Signs out of the app, then of the service too where it offers RP-initiated logout. Either way the
- * next sign-in in this browser asks the service for a fresh login.
+ * Signs out of the app: ends the server-side session (its refresh token revoked where the service allows), then
+ * the service's session too where it offers RP-initiated logout. Either way the next sign-in in this browser
+ * asks the service for a fresh login.
  */
 export async function signOutOfApp() {
-  const endSession = await endSessionUrl();
+  const state = await readPageSession();
+  const session = state?.status === "active" ? await readSessionById(state.id) : null;
+  const endSession = await endSessionUrl(session?.record ?? null);
+  if (session) await endSessions([session], "signed out");
   await signOut({ redirect: false });
   (await cookies()).set(FRESH_LOGIN_COOKIE, "1", markerCookieOptions(FRESH_LOGIN_COOKIE, usesSecureCookies()));
   redirect(endSession ?? "/");

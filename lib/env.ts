@@ -11,6 +11,9 @@ export const SANDBOX_DEFAULTS = {
   ESIGN_STORAGE_ORIGINS: "http://127.0.0.1:4002",
 } as const;
 
+/** Relative to the server's working directory: the project root for `npm run dev`, the standalone folder for `npm start`. */
+export const DEFAULT_SESSION_STORE_DIR = ".data/sessions";
+
 const CONFIDENTIAL_SCOPES = "openid profile email service.api offline_access";
 // The shared development client may not ask for offline_access (spec, Authentication §4).
 const PUBLIC_CLIENT_SCOPES = "openid email service.api";
@@ -50,6 +53,14 @@ const mebibytes = (key: string, min: number, max: number, fallback: number) =>
     .int(`${key} must be a whole number of MiB from ${min} to ${max}`)
     .min(min, `${key} must be a whole number of MiB from ${min} to ${max}`)
     .max(max, `${key} must be a whole number of MiB from ${min} to ${max}`)
+    .default(fallback);
+
+const wholeNumber = (key: string, min: number, max: number, fallback: number) =>
+  z.coerce
+    .number({ error: `${key} must be a whole number from ${min} to ${max}` })
+    .int(`${key} must be a whole number from ${min} to ${max}`)
+    .min(min, `${key} must be a whole number from ${min} to ${max}`)
+    .max(max, `${key} must be a whole number from ${min} to ${max}`)
     .default(fallback);
 
 const schema = z
@@ -101,6 +112,9 @@ const schema = z
       // Empty means unset, so a blank line in an env file keeps the in-memory store.
       .refine((v) => v === "" || (URL.canParse(v) && /^rediss?:$/.test(new URL(v).protocol)), "REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379")
       .optional(),
+    SESSION_STORE_DIR: z.string().trim().min(1, "SESSION_STORE_DIR must not be empty").optional(),
+    SESSION_IDLE_TIMEOUT_MINUTES: wholeNumber("SESSION_IDLE_TIMEOUT_MINUTES", 5, 60 * 24 * 30, 8 * 60),
+    SESSION_MAX_AGE_HOURS: wholeNumber("SESSION_MAX_AGE_HOURS", 1, 24 * 365, 7 * 24),
   });
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -158,8 +172,10 @@ export type AppConfig = {
   /** The first encrypts session cookies; all of them decrypt (rotation). */
   authSecrets: string[];
   usesSandbox: boolean;
-  /** Set when several instances share refresh coordination through Redis (lib/auth/redis-refresh-store.ts). */
+  /** Set when several instances share the session store through Redis (lib/session/redis-session-store.ts). */
   redisUrl: string | undefined;
+  /** Server-side sessions: where the embedded store keeps them (without Redis), and how long they live. */
+  sessions: { storeDir: string; idleTimeoutMs: number; maxAgeMs: number };
 };
 
 export class ConfigError extends Error {
@@ -201,6 +217,11 @@ export function parseConfig(source: Record<string, string | undefined>): AppConf
     authSecrets: env.AUTH_SECRET,
     usesSandbox,
     redisUrl: env.REDIS_URL || undefined,
+    sessions: {
+      storeDir: env.SESSION_STORE_DIR ?? DEFAULT_SESSION_STORE_DIR,
+      idleTimeoutMs: env.SESSION_IDLE_TIMEOUT_MINUTES * 60_000,
+      maxAgeMs: env.SESSION_MAX_AGE_HOURS * 3_600_000,
+    },
   };
 }
 

@@ -7,6 +7,8 @@ import { currentRequestId } from "@/lib/logging/request-context";
 export type ErrorCode =
   | "UNAUTHENTICATED"
   | "SESSION_EXPIRED"
+  | "SESSION_STORE_UNAVAILABLE"
+  | "SESSION_NOT_FOUND"
   | "VALIDATION_FAILED"
   | "NAME_TOO_SHORT"
   | "CUSTOMER_NOT_FOUND"
@@ -39,6 +41,17 @@ export class AppError extends Error {
 /** The session can no longer call the service (refresh refused, no refresh token, or the service said 401). */
 export function sessionExpiredError(): AppError {
   return new AppError("SESSION_EXPIRED", 401, "Your session has expired. Please sign in again.");
+}
+
+/** The session store (Redis) cannot be reached: nobody is signed out, the request can be retried shortly. */
+export function sessionStoreUnavailableError(cause?: unknown): AppError {
+  return new AppError(
+    "SESSION_STORE_UNAVAILABLE",
+    503,
+    "Sign-in is temporarily unavailable on our side. You are still signed in; please try again in a moment.",
+    undefined,
+    { cause },
+  );
 }
 
 /** Turns any thrown value into the JSON error shape; unexpected errors are logged with a request id and never leak internals. */

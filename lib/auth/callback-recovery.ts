@@ -74,7 +74,7 @@ export async function handleCallback(req: NextRequest, run: (req: NextRequest) =
   if (error === undefined || classifyCallbackFailure(error) === "configuration") return result;
 
   const session = await readSessionToken(req);
-  if (session && !session.error) return redirectKeepingCookies(result, new URL(intendedPath(req), origin), secure);
+  if (session?.sessionHandle && !session.error) return redirectKeepingCookies(result, new URL(intendedPath(req), origin), secure);
 
   // The list stays after the message: other tabs' flows in it must not restart again either.
   const log = parseRestartLog(req.cookies.get(RESTARTED_COOKIE)?.value);

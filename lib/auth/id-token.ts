@@ -1,18 +1,15 @@
 import "server-only";
-import { createRemoteJWKSet, jwtVerify, type JWTPayload } from "jose";
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from "jose";
 import { getConfig } from "@/lib/env";
+import { getDiscovery } from "@/lib/auth/discovery";
 
-type Discovery = { issuer: string; jwks_uri: string };
+let jwks: { uri: string; keys: ReturnType<typeof createRemoteJWKSet> } | undefined;
 
-let discovery: Promise<Discovery> | undefined;
-let jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
-
-async function loadDiscovery(authUrl: string): Promise<Discovery> {
-  const response = await fetch(`${authUrl}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(10_000) });
-  if (!response.ok) throw new Error(`discovery answered ${response.status}`);
-  const body = (await response.json()) as Partial<Discovery>;
-  if (!body.issuer || !body.jwks_uri) throw new Error("discovery document lacks issuer or jwks_uri");
-  return { issuer: body.issuer, jwks_uri: body.jwks_uri };
+/** The service's signing keys (jose caches them 10 minutes and refetches on an unknown `kid`). */
+export async function serviceKeys(): Promise<{ issuer: string; keys: ReturnType<typeof createRemoteJWKSet> }> {
+  const { issuer, jwks_uri } = await getDiscovery();
+  if (jwks?.uri !== jwks_uri) jwks = { uri: jwks_uri, keys: createRemoteJWKSet(new URL(jwks_uri)) };
+  return { issuer, keys: jwks.keys };
 }
 
 /**
@@ -20,13 +17,17 @@ async function loadDiscovery(authUrl: string): Promise<Discovery> {
  * expiry. Auth.js checks the claims and nonce but relies on TLS for the signature; we check it too.
  */
 export async function verifyIdToken(idToken: string): Promise<JWTPayload> {
-  const { authUrl, clientId } = getConfig();
-  discovery ??= loadDiscovery(authUrl).catch((error: unknown) => {
-    discovery = undefined; // let the next sign-in try again
-    throw error;
-  });
-  const { issuer, jwks_uri } = await discovery;
-  jwks ??= createRemoteJWKSet(new URL(jwks_uri));
-  const { payload } = await jwtVerify(idToken, jwks, { issuer, audience: clientId });
+  const { issuer, keys } = await serviceKeys();
+  const { payload } = await jwtVerify(idToken, keys, { issuer, audience: getConfig().clientId });
   return payload;
+}
+
+/**
+ * Whether a verification failed only because the keys could not be had: discovery or the JWKS unreachable or
+ * slow, or a `kid` the cached key set does not know yet (a rotation seen within jose's 30 s refetch cooldown).
+ * Such a token is neither good nor bad yet; anything else (bad signature, issuer, audience, expiry) is bad.
+ */
+export function isKeysUnavailable(error: unknown): boolean {
+  if (!(error instanceof joseErrors.JOSEError)) return true;
+  return error instanceof joseErrors.JWKSTimeout || error instanceof joseErrors.JWKSNoMatchingKey || error instanceof joseErrors.JWKSInvalid;
 }

@@ -1,17 +1,29 @@
 import "server-only";
 import { cookies, headers } from "next/headers";
 import { decodeSessionCookie, sessionCookieNameFor } from "@/lib/auth/session-cookie";
-import { isAccessTokenExpired } from "@/lib/auth/session-token";
+import { resolveSession, type SessionState } from "@/lib/session/current-session";
+import { isAccessTokenExpired } from "@/lib/session/session-record";
+
+/**
+ * The server-side session behind the page or Server Action being run (null without a session cookie), read
+ * through the cookie's handle; proxy.ts has already refreshed due tokens.
+ */
+export async function readPageSession(): Promise<SessionState | null> {
+  const [cookieStore, headerStore] = await Promise.all([cookies(), headers()]);
+  const token = await decodeSessionCookie(cookieStore, sessionCookieNameFor(headerStore.get("x-forwarded-proto") ?? "http"));
+  return token?.sessionHandle ? resolveSession(token.sessionHandle) : null;
+}
 
 /**
  * The access token of the session behind the page being rendered, for a Server Component to call the
- * service with during the render; null when there is no usable one (signed out, session marked expired,
- * or a refresh was deferred). proxy.ts has already refreshed a due token and put the new cookie on the
- * request, so this only reads. The token is used on the server and never handed to a client component.
+ * service with during the render; null when there is no usable one (signed out, session ended or marked
+ * expired, a refresh deferred, or the store unreachable). The token is used on the server and never handed to
+ * a client component.
  */
 export async function readPageAccessToken(): Promise<string | null> {
-  const [cookieStore, headerStore] = await Promise.all([cookies(), headers()]);
-  const token = await decodeSessionCookie(cookieStore, sessionCookieNameFor(headerStore.get("x-forwarded-proto") ?? "http"));
-  if (!token?.accessToken || token.error || isAccessTokenExpired(token)) return null;
-  return token.accessToken;
+  const state = await readPageSession();
+  if (state?.status !== "active") return null;
+  const { record } = state;
+  if (!record.accessToken || record.error || isAccessTokenExpired(record)) return null;
+  return record.accessToken;
 }

@@ -1,20 +1,33 @@
 import "server-only";
 import type { NextRequest } from "next/server";
-import { AppError, sessionExpiredError } from "@/lib/errors";
+import { AppError, sessionExpiredError, sessionStoreUnavailableError } from "@/lib/errors";
 import { readSessionToken } from "@/lib/auth/session-cookie";
-import { isAccessTokenExpired } from "@/lib/auth/session-token";
+import { resolveSession } from "@/lib/session/current-session";
+import { isAccessTokenExpired, type SessionRecord } from "@/lib/session/session-record";
+
+const notSignedIn = () => new AppError("UNAUTHENTICATED", 401, "You are not signed in.");
 
 /**
- * The access token of the request's session, for a route handler to call the service with.
- * proxy.ts has already refreshed it if it was due; this only reads the (possibly rewritten) cookie.
+ * The live server-side session behind a request's cookie, for a route handler: 401 when there is none (never
+ * signed in, or ended: signed out, timed out, ended from another device or by the service), 503 while the
+ * session store cannot be reached. proxy.ts has already refreshed due tokens; this reads the refreshed session.
  */
-export async function requireAccessToken(req: NextRequest): Promise<string> {
+export async function requireSession(req: NextRequest): Promise<{ id: string; record: SessionRecord }> {
   const token = await readSessionToken(req);
-  if (!token) throw new AppError("UNAUTHENTICATED", 401, "You are not signed in.");
-  if (token.error || !token.accessToken) {
-    throw sessionExpiredError();
-  }
-  if (isAccessTokenExpired(token)) {
+  if (!token) throw notSignedIn();
+  // A cookie from before server-side sessions, tokens inside: sign in again.
+  if (!token.sessionHandle) throw sessionExpiredError();
+  const state = await resolveSession(token.sessionHandle);
+  if (state.status === "unavailable") throw sessionStoreUnavailableError();
+  if (state.status === "ended") throw notSignedIn();
+  return state;
+}
+
+/** The access token of the request's session, for a route handler to call the service with. */
+export async function requireAccessToken(req: NextRequest): Promise<string> {
+  const { record } = await requireSession(req);
+  if (record.error || !record.accessToken) throw sessionExpiredError();
+  if (isAccessTokenExpired(record)) {
     // The refresh was deferred because the token endpoint could not be reached.
     throw new AppError(
       "SERVICE_UNAVAILABLE",
@@ -22,5 +35,5 @@ export async function requireAccessToken(req: NextRequest): Promise<string> {
       "We could not renew your session with the e-signature service just now. Please try again shortly.",
     );
   }
-  return token.accessToken;
+  return record.accessToken;
 }

@@ -2,7 +2,7 @@ import "server-only";
 import type { NextRequest, NextResponse } from "next/server";
 import { decode, encode } from "next-auth/jwt";
 import { getConfig } from "@/lib/env";
-import { SESSION_MAX_AGE_SECONDS, type SessionToken } from "@/lib/auth/session-token";
+import { sessionCookieMaxAgeSeconds, type SessionToken } from "@/lib/auth/session-token";
 
 const BASE_NAME = "authjs.session-token";
 
@@ -23,7 +23,7 @@ export function sessionCookieName(req: NextRequest): string {
   return sessionCookieNameFor(req.headers.get("x-forwarded-proto") ?? req.nextUrl.protocol.replace(":", ""));
 }
 
-// Auth.js splits large cookies into name.0, name.1, …; ours stay small, but read either form.
+// Auth.js splits cookies over 4 KB into name.0, name.1, …; ours hold a handle and stay small, but read either form.
 function readCookieValue(cookies: CookieReader, name: string): string | undefined {
   const whole = cookies.get(name)?.value;
   if (whole) return whole;
@@ -38,7 +38,7 @@ function readCookieValue(cookies: CookieReader, name: string): string | undefine
  * Recently decrypted cookies, so that proxy.ts and the route handler behind it (and a session's
  * repeated requests) pay for key derivation and decryption once. Keyed by the cookie's exact value:
  * the same ciphertext always decrypts to the same token. On globalThis for the reason given in
- * refresh-store.ts.
+ * lib/session/sessions.ts.
  */
 const DECODED_KEY = Symbol.for("esign.decodedSessions");
 const DECODED_LIMIT = 1_000;
@@ -106,14 +106,14 @@ export async function decodeSessionCookie(cookies: CookieReader, name: string): 
 /** Encrypts under the first AUTH_SECRET, the one current after a rotation. */
 export async function encodeSessionToken(req: NextRequest, token: SessionToken): Promise<string> {
   const name = sessionCookieName(req);
-  return encode({ token, secret: getConfig().authSecrets[0]!, salt: name, maxAge: SESSION_MAX_AGE_SECONDS });
+  return encode({ token, secret: getConfig().authSecrets[0]!, salt: name, maxAge: sessionCookieMaxAgeSeconds(getConfig().sessions.maxAgeMs) });
 }
 
-/** The request's cookie header with the session cookie (and any chunks) replaced by `value`. */
-export function cookieHeaderWithSession(req: NextRequest, value: string): string {
+/** The request's cookie header with the session cookie (and any chunks) replaced by `value`, or removed (null). */
+export function cookieHeaderWithSession(req: NextRequest, value: string | null): string {
   const name = sessionCookieName(req);
   const others = req.cookies.getAll().filter((c) => c.name !== name && !c.name.startsWith(`${name}.`));
-  return [...others.map((c) => `${c.name}=${c.value}`), `${name}=${value}`].join("; ");
+  return [...others.map((c) => `${c.name}=${c.value}`), ...(value === null ? [] : [`${name}=${value}`])].join("; ");
 }
 
 /** Writes the session cookie with Auth.js's attributes and drops any chunked copies. */
@@ -125,6 +125,6 @@ export function setSessionCookie(req: NextRequest, res: NextResponse, value: str
     sameSite: "lax",
     path: "/",
     secure: name.startsWith("__Secure-"),
-    maxAge: SESSION_MAX_AGE_SECONDS,
+    maxAge: sessionCookieMaxAgeSeconds(getConfig().sessions.maxAgeMs),
   });
 }

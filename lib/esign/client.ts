@@ -80,23 +80,31 @@ export class TokenRefreshError extends Error {
   }
 }
 
-/**
- * Operation 3 — POST {auth_url}/connect/token with grant_type=refresh_token.
- * The service returns a new refresh token every time; the caller must store it.
- */
-export async function refreshTokens(refreshToken: string): Promise<TokenResponse> {
-  const { authUrl, clientId, clientSecret, tokenAuthMethod, requestTimeoutMs } = getConfig();
-  const form = new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: clientId });
+/** The client's authentication for calls to the auth server, as configured (form fields or a Basic header). */
+function clientAuthentication(form: URLSearchParams): Record<string, string> {
+  const { clientId, clientSecret, tokenAuthMethod } = getConfig();
   const headers: Record<string, string> = {
     "content-type": "application/x-www-form-urlencoded",
     accept: "application/json",
   };
+  form.set("client_id", clientId);
   if (clientSecret && tokenAuthMethod === "client_secret_post") form.set("client_secret", clientSecret);
   if (clientSecret && tokenAuthMethod === "client_secret_basic") {
     // RFC 6749 §2.3.1: form-encode both parts before base64.
     const encode = (v: string) => encodeURIComponent(v).replace(/%20/g, "+");
     headers.authorization = `Basic ${btoa(`${encode(clientId)}:${encode(clientSecret)}`)}`;
   }
+  return headers;
+}
+
+/**
+ * Operation 3 — POST {auth_url}/connect/token with grant_type=refresh_token.
+ * The service returns a new refresh token every time; the caller must store it.
+ */
+export async function refreshTokens(refreshToken: string): Promise<TokenResponse> {
+  const { authUrl, requestTimeoutMs } = getConfig();
+  const form = new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken });
+  const headers = clientAuthentication(form);
   let response: Awaited<ReturnType<typeof sendToService>>;
   try {
     response = await sendToService(`${authUrl}/connect/token`, { method: "POST", headers, body: form }, requestTimeoutMs);
@@ -112,4 +120,19 @@ export async function refreshTokens(refreshToken: string): Promise<TokenResponse
   if (status === 400) throw new TokenRefreshError("rejected", "token endpoint rejected the refresh token (400)");
   if (status === 401) throw new TokenRefreshError("client_rejected", "token endpoint rejected the client (401)");
   throw new TokenRefreshError("unavailable", `token endpoint answered ${status}`);
+}
+
+/**
+ * RFC 7009 token revocation at the endpoint the service's discovery publishes (the spec names none, so callers
+ * only call this when discovery has one). Resolves whether the service confirmed it (200); never throws.
+ */
+export async function revokeToken(endpoint: string, token: string, hint: "refresh_token" | "access_token"): Promise<boolean> {
+  const form = new URLSearchParams({ token, token_type_hint: hint });
+  const headers = clientAuthentication(form);
+  try {
+    const { status } = await sendToService(endpoint, { method: "POST", headers, body: form }, getConfig().requestTimeoutMs);
+    return status === 200;
+  } catch {
+    return false;
+  }
 }

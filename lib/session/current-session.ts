@@ -1,0 +1,44 @@
+import "server-only";
+import { cache } from "react";
+import { getLogger } from "@/lib/logging/logger";
+import { currentRequestId } from "@/lib/logging/request-context";
+import { isAccessTokenExpired, type SessionRecord } from "@/lib/session/session-record";
+import { refreshIfDue } from "@/lib/session/session-refresh";
+import { SessionStoreUnavailableError } from "@/lib/session/session-store";
+import { readSession, type StoredSession } from "@/lib/session/sessions";
+
+/**
+ * What a request's session cookie leads to:
+ * - `active`: a live session, its tokens refreshed if they were due (the record may carry an `error`);
+ * - `ended`: the handle names no session any more (signed out, idle or too old, ended from another device or by
+ *   the service's back-channel logout): the browser is signed out;
+ * - `unavailable`: the store cannot answer; nobody is signed out, the request gets a 503.
+ */
+export type SessionState =
+  | { status: "active"; id: string; record: SessionRecord }
+  | { status: "ended" }
+  | { status: "unavailable" };
+
+async function resolve(handle: string): Promise<SessionState> {
+  let session: StoredSession | null;
+  try {
+    session = await readSession(handle);
+    if (!session) return { status: "ended" };
+    const record = await refreshIfDue(session);
+    if (!record) return { status: "ended" };
+    // Without offline_access (the shared development client) the session can call the service until its access
+    // token lapses, then asks for a new sign-in.
+    if (!record.refreshToken && !record.error && isAccessTokenExpired(record)) return { status: "active", id: session.id, record: { ...record, error: "SessionExpired" } };
+    return { status: "active", id: session.id, record };
+  } catch (error) {
+    if (!(error instanceof SessionStoreUnavailableError)) throw error;
+    getLogger().warn({ msg: `session store unavailable: ${error.message}`, requestId: currentRequestId() });
+    return { status: "unavailable" };
+  }
+}
+
+/**
+ * The session behind a cookie's handle, fit to use. Memoised per server render (React's cache), so a page whose
+ * header, notice and body each ask reads the store once.
+ */
+export const resolveSession: (handle: string) => Promise<SessionState> = cache(resolve);

@@ -1,0 +1,12 @@
+import "server-only";
+import { UAParser } from "ua-parser-js";
+
+/** "Chrome 131" and "macOS 15" from a User-Agent header, for the list of signed-in devices. */
+export function describeDevice(userAgent: string | null | undefined): { browser: string; os: string } {
+  const parsed = new UAParser(userAgent ?? "").getResult();
+  const major = parsed.browser.version?.split(".")[0];
+  return {
+    browser: parsed.browser.name ? `${parsed.browser.name}${major ? ` ${major}` : ""}` : "Unknown browser",
+    os: parsed.os.name ? `${parsed.os.name}${parsed.os.version ? ` ${parsed.os.version}` : ""}` : "Unknown system",
+  };
+}

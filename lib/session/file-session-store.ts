@@ -1,0 +1,134 @@
+import "server-only";
+import { mkdir } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { createStorage, type Storage } from "unstorage";
+import fsLiteDriver from "unstorage/drivers/fs-lite";
+import writeFileAtomic from "write-file-atomic";
+import { SessionStoreUnavailableError, type SessionEnvelope, type SessionStore } from "@/lib/session/session-store";
+
+type Indexed = { subject: string; oidcSid?: string; expiresAt: number };
+type Claim = { expiresAt: number };
+
+/**
+ * unstorage's fs driver writes in place (`fs.writeFile`): a crash, or a read racing a write, can see a truncated
+ * file. Writes here go through write-file-atomic instead (temporary file, fsync, rename), so a reader sees the
+ * old envelope or the new one, never a part.
+ */
+function atomicFsDriver(base: string) {
+  const driver = fsLiteDriver({ base });
+  return {
+    ...driver,
+    setItem: (key: string, value: string) => writeFileAtomic(join(base, key.replace(/:/g, "/")), value, { encoding: "utf8" }),
+  };
+}
+
+/**
+ * The embedded store: one JSON file per session under `dir`, for a single instance with nothing to install.
+ * Sessions survive a restart. An index of every session's subject, service session and expiry is kept in memory
+ * (rebuilt from the files at start), so listing and sweeping read no file; this instance is the only writer.
+ */
+export function createFileSessionStore(dir: string): SessionStore & { close(): void } {
+  const base = resolve(dir);
+  let storage: Storage | undefined;
+  const index = new Map<string, Indexed>();
+  // One read-modify-write at a time per session: a touch never interleaves with a refresh's write.
+  const queues = new Map<string, Promise<unknown>>();
+
+  const ready = (async () => {
+    await Promise.all([mkdir(join(base, "sessions"), { recursive: true }), mkdir(join(base, "claims"), { recursive: true })]);
+    storage = createStorage({ driver: atomicFsDriver(base) });
+    for (const key of await storage.getKeys("sessions")) {
+      const envelope = await storage.getItem<SessionEnvelope>(key);
+      const id = key.slice("sessions:".length);
+      if (envelope && typeof envelope.expiresAt === "number") index.set(id, indexEntry(envelope));
+    }
+  })();
+
+  async function use<T>(operation: (storage: Storage) => Promise<T>): Promise<T> {
+    try {
+      await ready;
+      return await operation(storage!);
+    } catch (error) {
+      throw new SessionStoreUnavailableError(`session store at ${base}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+  }
+
+  function serialised<T>(id: string, operation: () => Promise<T>): Promise<T> {
+    const previous = queues.get(id) ?? Promise.resolve();
+    const next = previous.catch(() => {}).then(operation);
+    queues.set(id, next);
+    void next.finally(() => queues.get(id) === next && queues.delete(id)).catch(() => {});
+    return next;
+  }
+
+  const live = (entry: { expiresAt: number } | undefined | null) => Boolean(entry && entry.expiresAt > Date.now());
+
+  const store: SessionStore & { close(): void } = {
+    kind: "file",
+    get: (id) =>
+      use(async (s) => {
+        if (!live(index.get(id))) return null;
+        const envelope = await s.getItem<SessionEnvelope>(`sessions:${id}`);
+        return live(envelope) ? envelope : null;
+      }),
+    put: (id, envelope) =>
+      serialised(id, () =>
+        use(async (s) => {
+          await s.setItem(`sessions:${id}`, JSON.stringify(envelope));
+          index.set(id, indexEntry(envelope));
+        }),
+      ),
+    touch: (id, lastSeenAt, expiresAt) =>
+      serialised(id, () =>
+        use(async (s) => {
+          const envelope = await s.getItem<SessionEnvelope>(`sessions:${id}`);
+          if (!envelope) return;
+          await s.setItem(`sessions:${id}`, JSON.stringify({ ...envelope, lastSeenAt, expiresAt }));
+          index.set(id, indexEntry({ ...envelope, expiresAt }));
+        }),
+      ),
+    delete: (id) =>
+      serialised(id, () =>
+        use(async (s) => {
+          await s.removeItem(`sessions:${id}`);
+          index.delete(id);
+        }),
+      ),
+    idsForSubject: (subject) => use(async () => [...index].filter(([, e]) => e.subject === subject && live(e)).map(([id]) => id)),
+    idsForOidcSid: (oidcSid) => use(async () => [...index].filter(([, e]) => e.oidcSid === oidcSid && live(e)).map(([id]) => id)),
+    claimOnce: (name, ttlMs) =>
+      serialised(`claim:${name}`, () =>
+        use(async (s) => {
+          if (live(await s.getItem<Claim>(`claims:${name}`))) return false;
+          await s.setItem(`claims:${name}`, JSON.stringify({ expiresAt: Date.now() + ttlMs }));
+          return true;
+        }),
+      ),
+    // One instance: the in-process single-flight (session-refresh.ts) already lets one refresh run per session.
+    tryLock: async () => true,
+    renewLock: async () => true,
+    releaseLock: async () => {},
+    countActive: () => use(async () => [...index.values()].filter(live).length),
+    sweep: () =>
+      use(async (s) => {
+        let removed = 0;
+        for (const [id, entry] of index) {
+          if (live(entry)) continue;
+          await store.delete(id);
+          removed += 1;
+        }
+        for (const key of await s.getKeys("claims")) {
+          if (!live(await s.getItem<Claim>(key))) await s.removeItem(key);
+        }
+        return removed;
+      }),
+    close() {
+      void storage?.dispose();
+    },
+  };
+  return store;
+}
+
+function indexEntry(envelope: SessionEnvelope): Indexed {
+  return { subject: envelope.subject, oidcSid: envelope.oidcSid, expiresAt: envelope.expiresAt };
+}

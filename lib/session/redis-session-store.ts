@@ -1,0 +1,123 @@
+import "server-only";
+import type { RedisConnection } from "@/lib/redis/connection";
+import { SessionStoreUnavailableError, type SessionEnvelope, type SessionStore } from "@/lib/session/session-store";
+
+/** Moves the times of a session that still exists; returns its subject so the indexes can follow, else nil. */
+const TOUCH = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+redis.call('HSET', KEYS[1], 'lastSeenAt', ARGV[1], 'expiresAt', ARGV[2])
+redis.call('PEXPIREAT', KEYS[1], ARGV[2])
+return redis.call('HGET', KEYS[1], 'subject')`;
+
+/** Extends the lock only while `owner` still holds it. */
+const RENEW = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0`;
+
+/** Compare-and-delete: a holder whose lock expired must not delete the next holder's lock. */
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+const ACTIVE = "esign:sessions";
+// The hash tag {id} keeps a session and its lock in one Redis Cluster slot; indexes are separate keys.
+const sessionKey = (id: string) => `esign:session:{${id}}`;
+const lockKey = (id: string) => `esign:session:{${id}}:lock`;
+const subjectKey = (subject: string) => `esign:subject:{${subject}}`;
+const oidcSidKey = (sid: string) => `esign:oidc-sid:{${sid}}`;
+
+/**
+ * Sessions shared by every instance through Redis: one hash per session that expires with it (PEXPIREAT), sorted
+ * sets indexing sessions by subject and by the service's session id (scored by expiry, pruned when read), and
+ * the refresh lock. Redis holds no usable token: values are sealed (seal.ts) and key names are hashes.
+ */
+export function createRedisSessionStore(connection: RedisConnection, maxAgeMs: number): SessionStore {
+  async function run<T>(operation: Parameters<RedisConnection["attempt"]>[0]): Promise<T> {
+    try {
+      return (await connection.attempt(operation)) as T;
+    } catch (error) {
+      throw new SessionStoreUnavailableError(`session store (Redis): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+  }
+  // No member outlives its session, and no session outlives its absolute lifetime from now.
+  const indexDeadline = () => Date.now() + maxAgeMs;
+
+  async function idsIn(key: string): Promise<string[]> {
+    const now = Date.now();
+    return run(async (c) => {
+      const [, ids] = await Promise.all([c.zRemRangeByScore(key, "-inf", now), c.zRangeByScore(key, `(${now}`, "+inf")]);
+      return ids;
+    });
+  }
+
+  return {
+    kind: "redis",
+    get: async (id) => {
+      const fields = await run<Record<string, string>>((c) => c.hGetAll(sessionKey(id)));
+      if (!fields.sealed || !fields.subject) return null;
+      const envelope: SessionEnvelope = {
+        sealed: fields.sealed,
+        subject: fields.subject,
+        ...(fields.oidcSid ? { oidcSid: fields.oidcSid } : {}),
+        createdAt: Number(fields.createdAt),
+        lastSeenAt: Number(fields.lastSeenAt),
+        expiresAt: Number(fields.expiresAt),
+      };
+      return envelope.expiresAt > Date.now() ? envelope : null;
+    },
+    put: async (id, envelope) => {
+      const fields: Record<string, string> = {
+        sealed: envelope.sealed,
+        subject: envelope.subject,
+        createdAt: String(envelope.createdAt),
+        lastSeenAt: String(envelope.lastSeenAt),
+        expiresAt: String(envelope.expiresAt),
+      };
+      if (envelope.oidcSid) fields.oidcSid = envelope.oidcSid;
+      const deadline = indexDeadline();
+      await run((c) =>
+        Promise.all([
+          c.multi().hSet(sessionKey(id), fields).pExpireAt(sessionKey(id), envelope.expiresAt).exec(),
+          c.zAdd(ACTIVE, { score: envelope.expiresAt, value: id }),
+          c.zAdd(subjectKey(envelope.subject), { score: envelope.expiresAt, value: id }).then(() => c.pExpireAt(subjectKey(envelope.subject), deadline)),
+          ...(envelope.oidcSid
+            ? [c.zAdd(oidcSidKey(envelope.oidcSid), { score: envelope.expiresAt, value: id }).then(() => c.pExpireAt(oidcSidKey(envelope.oidcSid!), deadline))]
+            : []),
+        ]),
+      );
+    },
+    touch: async (id, lastSeenAt, expiresAt) => {
+      await run(async (c) => {
+        const subject = (await c.eval(TOUCH, { keys: [sessionKey(id)], arguments: [String(lastSeenAt), String(expiresAt)] })) as string | null;
+        if (!subject) return;
+        await Promise.all([
+          c.zAdd(ACTIVE, { score: expiresAt, value: id }, { condition: "XX" }),
+          c.zAdd(subjectKey(subject), { score: expiresAt, value: id }, { condition: "XX" }),
+        ]);
+      });
+    },
+    delete: async (id) => {
+      await run(async (c) => {
+        const [subject, oidcSid] = await c.hmGet(sessionKey(id), ["subject", "oidcSid"]);
+        await Promise.all([
+          c.del(sessionKey(id)),
+          c.zRem(ACTIVE, id),
+          ...(subject ? [c.zRem(subjectKey(subject), id)] : []),
+          ...(oidcSid ? [c.zRem(oidcSidKey(oidcSid), id)] : []),
+        ]);
+      });
+    },
+    idsForSubject: (subject) => idsIn(subjectKey(subject)),
+    idsForOidcSid: (oidcSid) => idsIn(oidcSidKey(oidcSid)),
+    claimOnce: (name, ttlMs) =>
+      run(async (c) => (await c.set(`esign:claim:{${name}}`, "1", { condition: "NX", expiration: { type: "PX", value: ttlMs } })) === "OK"),
+    tryLock: (id, owner, ttlMs) =>
+      run(async (c) => (await c.set(lockKey(id), owner, { condition: "NX", expiration: { type: "PX", value: ttlMs } })) === "OK"),
+    renewLock: (id, owner, ttlMs) => run(async (c) => Number(await c.eval(RENEW, { keys: [lockKey(id)], arguments: [owner, String(ttlMs)] })) === 1),
+    releaseLock: async (id, owner) => {
+      await run((c) => c.eval(RELEASE, { keys: [lockKey(id)], arguments: [owner] }));
+    },
+    countActive: () => run((c) => c.zCount(ACTIVE, `(${Date.now()}`, "+inf")),
+    sweep: () => run((c) => c.zRemRangeByScore(ACTIVE, "-inf", Date.now())),
+  };
+}

@@ -1,0 +1,175 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type { JWTPayload } from "jose";
+import { getConfig } from "@/lib/env";
+import { refreshTokens, TokenRefreshError } from "@/lib/esign/client";
+import type { TokenResponse } from "@/lib/esign/schemas";
+import { isKeysUnavailable, verifyIdToken } from "@/lib/auth/id-token";
+import { getLogger } from "@/lib/logging/logger";
+import { currentRequestId } from "@/lib/logging/request-context";
+import { needsRefresh, type SessionRecord } from "@/lib/session/session-record";
+import { getSessionStore, readSessionById, writeIssuedTokens, type StoredSession } from "@/lib/session/sessions";
+
+/**
+ * The refresh lock's lifetime, renewed every third of it while the holder works: a holder that dies blocks the
+ * session's refresh for at most this long, and a live one never loses the lock however long discovery, the JWKS
+ * and the token endpoint take.
+ */
+export const LOCK_TTL_MS = 5_000;
+const LOCK_RENEW_MS = LOCK_TTL_MS / 3;
+/** Waiters re-read the session this often while another instance refreshes it. */
+const WAIT_POLL_MS = 50;
+/** Discovery (10 s) and the JWKS (jose, 5 s): the most a verification can take. */
+const VERIFY_BUDGET_MS = 15_000;
+
+const log = () => getLogger();
+
+/** Tokens from a token response, as the session keeps them. */
+export function issuedTokens(response: TokenResponse, previous?: SessionRecord): Partial<SessionRecord> {
+  return {
+    accessToken: response.access_token,
+    // The service rotates on every refresh; keep the old one only if a response ever omits it.
+    refreshToken: response.refresh_token ?? previous?.refreshToken,
+    accessTokenExpiresAt: Math.floor(Date.now() / 1000) + response.expires_in,
+    accessTokenLifetime: response.expires_in,
+    // A refresh response without `scope` means the scope is unchanged (RFC 6749 §5.1).
+    grantedScope: response.scope ?? previous?.grantedScope,
+  };
+}
+
+type Verification = { ok: true; payload: JWTPayload } | { ok: false; unavailable: boolean; detail: string };
+
+async function verify(idToken: string, subject: string): Promise<Verification> {
+  try {
+    const payload = await verifyIdToken(idToken);
+    // OIDC Core §12.2: a refreshed id_token must name the same user.
+    if (payload.sub !== subject) return { ok: false, unavailable: false, detail: "the id_token names another subject" };
+    return { ok: true, payload };
+  } catch (error) {
+    return { ok: false, unavailable: isKeysUnavailable(error), detail: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+function ended(record: SessionRecord, detail: string): SessionRecord {
+  log().warn({ msg: `token refresh failed, session ends: ${detail}`, requestId: currentRequestId() });
+  const rest = { ...record };
+  delete rest.accessToken;
+  delete rest.refreshToken;
+  return { ...rest, error: "RefreshRejected" };
+}
+
+/**
+ * One refresh, by the lock holder, on the session as it is now. Once the token endpoint has answered 200 the new
+ * tokens are written before anything else can fail: the old refresh token is spent. An id_token that cannot be
+ * checked for want of keys is kept, marked, and checked at the next refresh; one that is checked and bad ends
+ * the session.
+ */
+async function refreshHeld(session: StoredSession): Promise<SessionRecord> {
+  let record = session.record;
+  // Durable writes: once the token endpoint has answered, what it issued must not be lost (see writeIssuedTokens).
+  const save = (next: SessionRecord) => writeIssuedTokens(session.id, next, session.envelope);
+
+  if (record.idTokenUnverified && record.idToken) {
+    const pending = await verify(record.idToken, record.subject);
+    if (!pending.ok && !pending.unavailable) {
+      record = ended(record, `the id_token kept from the last refresh failed its check: ${pending.detail}`);
+      await save(record);
+      return record;
+    }
+  }
+
+  let response: TokenResponse;
+  try {
+    response = await refreshTokens(record.refreshToken!);
+  } catch (error) {
+    if (error instanceof TokenRefreshError && error.reason === "unavailable") {
+      // A blip at the token endpoint must not sign anyone out: keep the session and try again next request.
+      log().warn({ msg: `token refresh deferred: ${error.message}`, requestId: currentRequestId() });
+      return record;
+    }
+    record = ended(record, error instanceof Error ? error.message : String(error));
+    await save(record);
+    return record;
+  }
+
+  record = { ...record, ...issuedTokens(response, record), ...(response.id_token ? { idToken: response.id_token, idTokenUnverified: true } : {}) };
+  await save(record);
+  if (!response.id_token) return record;
+
+  const check = await verify(response.id_token, record.subject);
+  if (check.ok) {
+    const oidcSid = typeof check.payload.sid === "string" ? check.payload.sid : record.oidcSid;
+    record = { ...record, idTokenUnverified: false, ...(oidcSid ? { oidcSid } : {}) };
+  } else if (check.unavailable) {
+    log().warn({ msg: `refreshed id_token kept unverified until the next refresh: ${check.detail}`, requestId: currentRequestId() });
+    return record;
+  } else {
+    record = ended(record, `refreshed id_token not verified: ${check.detail}`);
+  }
+  await save(record);
+  return record;
+}
+
+/** Holds the session's refresh lock for `work`, renewing it until `work` settles. */
+async function withLock<T>(id: string, owner: string, work: () => Promise<T>): Promise<T> {
+  const store = getSessionStore();
+  const renewal = setInterval(() => {
+    store.renewLock(id, owner, LOCK_TTL_MS).then(
+      (held) => held || log().warn({ msg: "refresh lock lost while refreshing", requestId: currentRequestId() }),
+      () => {},
+    );
+  }, LOCK_RENEW_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(renewal);
+    await store.releaseLock(id, owner).catch(() => {});
+  }
+}
+
+/**
+ * Refreshes the session's tokens once across every instance: the first request takes the store's lock and
+ * re-reads the session under it; the others poll the session until it no longer needs a refresh, or take the
+ * lock over if its holder died. A waiter that runs out of time gets the session as it is (deferred).
+ */
+async function refreshAcrossInstances(session: StoredSession): Promise<SessionRecord | null> {
+  const store = getSessionStore();
+  const owner = randomUUID();
+  const giveUpAt = Date.now() + getConfig().requestTimeoutMs + 2 * VERIFY_BUDGET_MS + LOCK_TTL_MS;
+  for (;;) {
+    if (await store.tryLock(session.id, owner, LOCK_TTL_MS)) {
+      return withLock(session.id, owner, async () => {
+        const current = await readSessionById(session.id);
+        if (!current) return null;
+        return needsRefresh(current.record) ? refreshHeld(current) : current.record;
+      });
+    }
+    await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
+    const current = await readSessionById(session.id);
+    if (!current || !needsRefresh(current.record)) return current?.record ?? null;
+    if (Date.now() > giveUpAt) {
+      log().warn({ msg: "token refresh deferred: another instance is still refreshing this session", requestId: currentRequestId() });
+      return current.record;
+    }
+  }
+}
+
+const IN_FLIGHT_KEY = Symbol.for("esign.refreshesInFlight");
+type GlobalWithRefreshes = typeof globalThis & { [IN_FLIGHT_KEY]?: Map<string, Promise<SessionRecord | null>> };
+
+/**
+ * The session's record with tokens fit to use: refreshed first when the access token is due. Requests of one
+ * process share one refresh per session (on globalThis: proxy, route handlers and pages get separate module
+ * instances); instances share one through the store's lock. Null when the session ended meanwhile.
+ */
+export async function refreshIfDue(session: StoredSession): Promise<SessionRecord | null> {
+  if (!needsRefresh(session.record)) return session.record;
+  if (!session.record.refreshToken) return session.record;
+  const g = globalThis as GlobalWithRefreshes;
+  const inFlight = (g[IN_FLIGHT_KEY] ??= new Map());
+  const running = inFlight.get(session.id);
+  if (running) return running;
+  const refresh = refreshAcrossInstances(session).finally(() => inFlight.delete(session.id));
+  inFlight.set(session.id, refresh);
+  return refresh;
+}

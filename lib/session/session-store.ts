@@ -1,0 +1,53 @@
+import "server-only";
+
+/**
+ * What a store keeps per session. Only `sealed` holds secrets (seal.ts); the rest is what the store needs to
+ * index, expire and list sessions without decrypting them. `subject` and `oidcSid` are store names (session-keys.ts).
+ */
+export type SessionEnvelope = {
+  sealed: string;
+  subject: string;
+  oidcSid?: string;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  lastSeenAt: number;
+  expiresAt: number;
+};
+
+/** The store could not be reached or answer in time: nobody is signed out, the request gets a 503. */
+export class SessionStoreUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "SessionStoreUnavailableError";
+  }
+}
+
+/**
+ * The contract both stores keep (file-session-store.ts, redis-session-store.ts). Ids are store names of session
+ * handles. Every method throws SessionStoreUnavailableError when the store cannot answer.
+ */
+export interface SessionStore {
+  readonly kind: "file" | "redis";
+  get(id: string): Promise<SessionEnvelope | null>;
+  /** Writes the whole envelope: at sign-in, and after a refresh under the refresh lock. */
+  put(id: string, envelope: SessionEnvelope): Promise<void>;
+  /** Moves `lastSeenAt` and `expiresAt` only: never rewrites the sealed tokens, so it cannot undo a refresh. */
+  touch(id: string, lastSeenAt: number, expiresAt: number): Promise<void>;
+  delete(id: string): Promise<void>;
+  idsForSubject(subject: string): Promise<string[]>;
+  idsForOidcSid(oidcSid: string): Promise<string[]>;
+  /** True the first time `name` is claimed within `ttlMs` (back-channel logout's `jti` replay check). */
+  claimOnce(name: string, ttlMs: number): Promise<boolean>;
+  /**
+   * Takes the refresh lock of session `id` for `owner` if it is free. Stores that serve one instance only may
+   * always grant it: the in-process single-flight in front of them already serialises refreshes.
+   */
+  tryLock(id: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Extends a lock still held by `owner`; false when it was lost. */
+  renewLock(id: string, owner: string, ttlMs: number): Promise<boolean>;
+  releaseLock(id: string, owner: string): Promise<void>;
+  /** Sessions not yet expired. */
+  countActive(): Promise<number>;
+  /** Drops expired sessions and claims; returns how many sessions went. */
+  sweep(): Promise<number>;
+}

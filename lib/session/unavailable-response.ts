@@ -1,0 +1,42 @@
+import "server-only";
+import { NextResponse, type NextRequest } from "next/server";
+import { sessionStoreUnavailableError, toErrorResponse } from "@/lib/errors";
+
+/**
+ * The answer while the session store cannot be reached: 503, the JSON error shape for API routes, else a small
+ * self-contained page (the app's own pages read the session, so they cannot render). Nobody is signed out.
+ */
+export function sessionStoreUnavailableResponse(req: NextRequest): NextResponse {
+  const retryAfter = { "retry-after": "5", "cache-control": "no-store" };
+  if (req.nextUrl.pathname.startsWith("/api/")) {
+    const res = toErrorResponse(sessionStoreUnavailableError());
+    for (const [name, value] of Object.entries(retryAfter)) res.headers.set(name, value);
+    return res;
+  }
+  return new NextResponse(PAGE, { status: 503, headers: { "content-type": "text/html; charset=utf-8", ...retryAfter } });
+}
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Temporarily unavailable · eSign Partner</title>
+<style>
+  body { margin: 0; font-family: ui-sans-serif, system-ui, sans-serif; background: #f8fafc; color: #0f172a; }
+  main { max-width: 32rem; margin: 12vh auto; padding: 2rem; background: #fff; border: 1px solid #e2e8f0; border-radius: 0.75rem; box-shadow: 0 1px 2px rgb(0 0 0 / 0.05); }
+  h1 { font-size: 1.5rem; margin: 0 0 0.75rem; }
+  p { color: #475569; line-height: 1.5; }
+  a { display: inline-block; margin-top: 0.5rem; padding: 0.5rem 1rem; border-radius: 0.5rem; background: #0f172a; color: #fff; text-decoration: none; font-weight: 600; }
+  a:focus-visible { outline: 2px solid #2563eb; outline-offset: 2px; }
+</style>
+</head>
+<body>
+<main>
+  <h1>We'll be right back</h1>
+  <p>We cannot reach our session service just now, so this page cannot load. You are still signed in, and nothing is lost.</p>
+  <p>Please try again in a moment.</p>
+  <a href="">Try again</a>
+</main>
+</body>
+</html>`;
