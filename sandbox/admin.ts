@@ -4,6 +4,7 @@ import { ApiError } from "./api-error";
 import { z } from "zod";
 import { faultInputSchema } from "./faults";
 import { responseStyles } from "./response-style";
+import { accessTokenBytesSchema, identityStyles } from "./identity-style";
 import { readJsonBody, sendJson } from "./http-utils";
 import { seenRequestIds } from "./seen-request-ids";
 
@@ -20,6 +21,11 @@ async function readValidated<T>(req: IncomingMessage, schema: z.ZodType<T>): Pro
 }
 
 const responseStyleSchema = z.object({ style: z.enum(responseStyles) }).strict();
+
+// PUT replaces the settings: an omitted accessTokenBytes means the token's natural size.
+const identityStyleSchema = z
+  .object({ style: z.enum(identityStyles), accessTokenBytes: accessTokenBytesSchema.default(null) })
+  .strict();
 
 const outageSchema = z.object({ part: z.enum(["api", "auth"]), ms: z.number().int().min(100).max(60_000) }).strict();
 
@@ -63,6 +69,13 @@ const adminRoutes: Record<string, Record<string, AdminRoute>> = {
       sendJson(res, 200, { style: deps.style.current });
     },
   },
+  "/_sandbox/identity-style": {
+    GET: (deps, _req, res) => sendJson(res, 200, deps.identity.current),
+    PUT: async (deps, req, res) => {
+      deps.identity.current = await readValidated(req, identityStyleSchema);
+      sendJson(res, 200, deps.identity.current);
+    },
+  },
   "/_sandbox/reset": {
     POST: (deps, req, res) => {
       req.resume();
@@ -70,6 +83,7 @@ const adminRoutes: Record<string, Record<string, AdminRoute>> = {
       deps.faults.reset();
       deps.documents.reset();
       deps.style.reset();
+      deps.identity.reset();
       sendJson(res, 200, { reset: true });
     },
   },

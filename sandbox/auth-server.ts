@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { generateKeyPair, randomBytes, randomUUID } from "node:crypto";
-import { promisify } from "node:util";
+import { randomBytes } from "node:crypto";
 import Provider, { type OidcError } from "oidc-provider";
 import type { SandboxConfig } from "./config";
 import { buildClients, type RegisteredClient } from "./clients";
@@ -14,13 +13,11 @@ import { logRequest, sendError } from "./http-utils";
 import { renderErrorPage } from "./views/error";
 import { renderSignedOut, renderSignOutConfirm } from "./views/sign-out";
 import { createOidcStore } from "./oidc-store";
+import type { IdentityStyleSwitch } from "./identity-style";
+import type { SigningKeys } from "./signing-keys";
+import { customizeJwtAccessToken, resourceIndicatorsFeature } from "./jwt-access-tokens";
 
 type LogoutContext = { type: string; body: string; oidc: { session?: { accountId?: string }; client?: { clientId: string } } };
-
-async function generateSigningKey(): Promise<object> {
-  const { privateKey } = await promisify(generateKeyPair)("rsa", { modulusLength: 2048 });
-  return { ...privateKey.export({ format: "jwk" }), kid: randomUUID(), alg: "RS256", use: "sig" };
-}
 
 async function findAccount(_ctx: unknown, id: string) {
   const user = findUserById(id);
@@ -31,17 +28,21 @@ async function findAccount(_ctx: unknown, id: string) {
   };
 }
 
-export async function createProvider(
-  config: SandboxConfig,
-  clients: RegisteredClient[],
-  stats: Stats,
-  issued: IssuedTokens,
-): Promise<Provider> {
+export interface ProviderDeps {
+  config: SandboxConfig;
+  clients: RegisteredClient[];
+  stats: Stats;
+  issued: IssuedTokens;
+  identity: IdentityStyleSwitch;
+  keys: SigningKeys;
+}
+
+export function createProvider({ config, clients, stats, issued, identity, keys }: ProviderDeps): Provider {
   const provider = new Provider(config.authUrl, {
     adapter: createOidcStore(),
     clients: clients.map((client) => client.metadata),
     findAccount,
-    jwks: { keys: [await generateSigningKey()] },
+    jwks: keys.privateJwks(),
     // Fresh keys per start: sessions do not need to survive a restart of an in-memory sandbox.
     cookies: { keys: [randomBytes(32).toString("base64url")] },
     scopes: ["openid", "offline_access", "profile", "email", "service.api", "service.app"],
@@ -51,6 +52,7 @@ export async function createProvider(
     responseTypes: ["code"],
     features: {
       devInteractions: { enabled: false },
+      resourceIndicators: resourceIndicatorsFeature(config, identity),
       // RP-initiated logout (discovery's end_session_endpoint), on the sandbox's own pages.
       rpInitiatedLogout: {
         enabled: true,
@@ -83,6 +85,7 @@ export async function createProvider(
       end_session: "/connect/endsession",
       pushed_authorization_request: "/connect/par",
     },
+    formats: { customizers: { jwt: customizeJwtAccessToken(identity, keys) } },
     // Every refresh returns a new refresh token; the library revokes the grant when a used one comes back.
     rotateRefreshToken: true,
     ttl: {
@@ -132,14 +135,18 @@ export interface AuthServer {
   server: Server;
 }
 
-export async function createAuthServer(
-  config: SandboxConfig,
-  stats: Stats,
-  faults: Faults,
-  issued: IssuedTokens,
-): Promise<AuthServer> {
+export interface AuthServerDeps {
+  config: SandboxConfig;
+  stats: Stats;
+  faults: Faults;
+  issued: IssuedTokens;
+  identity: IdentityStyleSwitch;
+  keys: SigningKeys;
+}
+
+export function createAuthServer({ config, stats, faults, issued, identity, keys }: AuthServerDeps): AuthServer {
   const clients = buildClients(config);
-  const provider = await createProvider(config, clients, stats, issued);
+  const provider = createProvider({ config, clients, stats, issued, identity, keys });
   const forward = provider.callback();
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
