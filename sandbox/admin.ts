@@ -7,6 +7,7 @@ import { responseStyles } from "./response-style";
 import { accessTokenBytesSchema, identityStyles } from "./identity-style";
 import { readJsonBody, sendJson } from "./http-utils";
 import { seenRequestIds } from "./seen-request-ids";
+import { refreshTokenStatus } from "./refresh-token-status";
 
 const ADMIN_BODY_LIMIT = 16 * 1024;
 
@@ -54,6 +55,13 @@ const adminRoutes: Record<string, Record<string, AdminRoute>> = {
   },
   "/_sandbox/issued-tokens": {
     GET: (deps, _req, res) => sendJson(res, 200, { tokens: deps.issued.list() }),
+  },
+  "/_sandbox/refresh-token-status": {
+    GET: async (deps, req, res) => {
+      const token = new URL(req.url ?? "", "http://sandbox").searchParams.get("token");
+      if (!token) throw new ApiError(400, "invalid_request", "token: the refresh token to look up is required");
+      sendJson(res, 200, await refreshTokenStatus(deps.provider, deps.issued, deps.revocations, token));
+    },
   },
   "/_sandbox/request-ids": {
     GET: (_deps, _req, res) => sendJson(res, 200, { requests: seenRequestIds.list() }),

@@ -17,6 +17,7 @@ import type { ResponseStyleSwitch } from "./response-style";
 import { seenRequestIds } from "./seen-request-ids";
 import type { IdentityStyleSwitch } from "./identity-style";
 import type { SigningKeys } from "./signing-keys";
+import type { Revocations } from "./revocations";
 import { looksLikeJwt, verifyJwtAccessToken, type AccessTokenHolder } from "./jwt-access-tokens";
 
 const API_BODY_LIMIT = 1024 * 1024;
@@ -40,6 +41,7 @@ export interface ApiDeps {
   style: ResponseStyleSwitch;
   identity: IdentityStyleSwitch;
   keys: SigningKeys;
+  revocations: Revocations;
   /** Responses held open by a hang fault, closed on stop so nothing leaks. */
   hanging: Set<ServerResponse>;
   /** Stops a server from accepting connections for `ms` (connection refused), then listens again. */

@@ -15,6 +15,7 @@ import { renderSignedOut, renderSignOutConfirm } from "./views/sign-out";
 import { createOidcStore } from "./oidc-store";
 import type { IdentityStyleSwitch } from "./identity-style";
 import type { SigningKeys } from "./signing-keys";
+import type { Revocations } from "./revocations";
 import { customizeJwtAccessToken, resourceIndicatorsFeature } from "./jwt-access-tokens";
 
 type LogoutContext = { type: string; body: string; oidc: { session?: { accountId?: string }; client?: { clientId: string } } };
@@ -35,9 +36,10 @@ export interface ProviderDeps {
   issued: IssuedTokens;
   identity: IdentityStyleSwitch;
   keys: SigningKeys;
+  revocations: Revocations;
 }
 
-export function createProvider({ config, clients, stats, issued, identity, keys }: ProviderDeps): Provider {
+export function createProvider({ config, clients, stats, issued, identity, keys, revocations }: ProviderDeps): Provider {
   const provider = new Provider(config.authUrl, {
     adapter: createOidcStore(),
     clients: clients.map((client) => client.metadata),
@@ -53,6 +55,8 @@ export function createProvider({ config, clients, stats, issued, identity, keys 
     features: {
       devInteractions: { enabled: false },
       resourceIndicators: resourceIndicatorsFeature(config, identity),
+      // RFC 7009 in every style: the app's "sign out everywhere" uses it when discovery publishes it.
+      revocation: { enabled: true, allowedPolicy: revocations.allowedPolicy },
       // RP-initiated logout (discovery's end_session_endpoint), on the sandbox's own pages.
       rpInitiatedLogout: {
         enabled: true,
@@ -83,6 +87,7 @@ export function createProvider({ config, clients, stats, issued, identity, keys 
       jwks: "/connect/jwks",
       userinfo: "/connect/userinfo",
       end_session: "/connect/endsession",
+      revocation: "/connect/revocation",
       pushed_authorization_request: "/connect/par",
     },
     formats: { customizers: { jwt: customizeJwtAccessToken(identity, keys) } },
@@ -142,11 +147,12 @@ export interface AuthServerDeps {
   issued: IssuedTokens;
   identity: IdentityStyleSwitch;
   keys: SigningKeys;
+  revocations: Revocations;
 }
 
-export function createAuthServer({ config, stats, faults, issued, identity, keys }: AuthServerDeps): AuthServer {
+export function createAuthServer({ config, stats, faults, issued, identity, keys, revocations }: AuthServerDeps): AuthServer {
   const clients = buildClients(config);
-  const provider = createProvider({ config, clients, stats, issued, identity, keys });
+  const provider = createProvider({ config, clients, stats, issued, identity, keys, revocations });
   const forward = provider.callback();
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

@@ -11,6 +11,7 @@ import { IssuedTokens } from "./issued-tokens";
 import { ResponseStyleSwitch } from "./response-style";
 import { IdentityStyleSwitch } from "./identity-style";
 import { SigningKeys } from "./signing-keys";
+import { Revocations } from "./revocations";
 
 export type { SandboxConfig } from "./config";
 export type { StatsSnapshot } from "./stats";
@@ -49,12 +50,14 @@ export async function startSandbox(overrides: Partial<SandboxConfig> = {}): Prom
   let stopping = false;
   const identity = new IdentityStyleSwitch({ style: config.identityStyle, accessTokenBytes: config.accessTokenBytes });
   const [blobs, keys] = await Promise.all([BlobStorage.start(config), SigningKeys.create()]);
-  const auth = createAuthServer({ config, stats, faults, issued, identity, keys });
+  const revocations = new Revocations(stats);
+  const auth = createAuthServer({ config, stats, faults, issued, identity, keys, revocations });
   const api = createApiServer({
     config,
     provider: auth.provider,
     identity,
     keys,
+    revocations,
     blobs,
     documents: new DocumentRegistry(),
     faults,

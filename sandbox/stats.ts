@@ -2,10 +2,14 @@ export type Operation = "authorize" | "token" | "document" | "getuserinfo";
 
 type Counts = Record<string, number>;
 
+export type RevokedKind = "refresh_token" | "access_token";
+
 export interface StatsSnapshot {
   grants: { authorization_code: number; refresh_token: number };
   tokenErrors: Counts;
   refreshReuse: number;
+  /** Tokens revoked at /connect/revocation (RFC 7009), by type. */
+  revocations: Record<RevokedKind, number>;
   operations: Record<Operation, Counts>;
 }
 
@@ -22,6 +26,7 @@ export class Stats {
       grants: { authorization_code: 0, refresh_token: 0 },
       tokenErrors: {},
       refreshReuse: 0,
+      revocations: { refresh_token: 0, access_token: 0 },
       operations: { authorize: {}, token: {}, document: {}, getuserinfo: {} },
     };
   }
@@ -40,6 +45,10 @@ export class Stats {
 
   recordRefreshReuse(): void {
     this.data.refreshReuse += 1;
+  }
+
+  recordRevocation(kind: RevokedKind): void {
+    this.data.revocations[kind] += 1;
   }
 
   snapshot(): StatsSnapshot {

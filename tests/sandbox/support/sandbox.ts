@@ -1,4 +1,4 @@
-import { startSandbox, type RunningSandbox, type SandboxConfig } from "../../../sandbox/index";
+import { startSandbox, type RunningSandbox, type SandboxConfig, type StatsSnapshot } from "../../../sandbox/index";
 
 export const REDIRECT_URI = "http://localhost:3000/api/auth/callback/esign";
 
@@ -39,4 +39,12 @@ export async function setIdentityStyle(
 
 export async function publishedJwks(sandbox: RunningSandbox): Promise<{ keys: { kid: string; kty: string; d?: string }[] }> {
   return (await fetch(`${sandbox.authUrl}/connect/jwks`)).json();
+}
+
+export async function sandboxStats(sandbox: RunningSandbox): Promise<Record<string, unknown> & StatsSnapshot> {
+  return (await fetch(`${sandbox.apiUrl}/_sandbox/stats`)).json();
+}
+
+export async function refreshTokenStatus(sandbox: RunningSandbox, token: string): Promise<{ status: string; revokedAtEndpoint: boolean }> {
+  return (await fetch(`${sandbox.apiUrl}/_sandbox/refresh-token-status?token=${encodeURIComponent(token)}`)).json();
 }
