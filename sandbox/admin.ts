@@ -60,7 +60,7 @@ const adminRoutes: Record<string, Record<string, AdminRoute>> = {
     GET: async (deps, req, res) => {
       const token = new URL(req.url ?? "", "http://sandbox").searchParams.get("token");
       if (!token) throw new ApiError(400, "invalid_request", "token: the refresh token to look up is required");
-      sendJson(res, 200, await refreshTokenStatus(deps.provider, deps.issued, deps.revocations, token));
+      sendJson(res, 200, await refreshTokenStatus(deps.providers.current, deps.issued, deps.revocations, token));
     },
   },
   "/_sandbox/request-ids": {
@@ -82,6 +82,18 @@ const adminRoutes: Record<string, Record<string, AdminRoute>> = {
     PUT: async (deps, req, res) => {
       deps.identity.current = await readValidated(req, identityStyleSchema);
       sendJson(res, 200, deps.identity.current);
+    },
+  },
+  "/_sandbox/keys": {
+    GET: (deps, _req, res) => sendJson(res, 200, deps.keys.summary()),
+  },
+  "/_sandbox/keys/rotate": {
+    POST: async (deps, req, res) => {
+      req.resume();
+      const retireOld = new URL(req.url ?? "", "http://sandbox").searchParams.get("retireOld") === "true";
+      await deps.keys.rotate({ retireOld });
+      deps.providers.rebuild();
+      sendJson(res, 200, deps.keys.summary());
     },
   },
   "/_sandbox/reset": {

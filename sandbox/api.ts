@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import type Provider from "oidc-provider";
+import type { ProviderSlot } from "./provider-slot";
 import { z } from "zod";
 import type { SandboxConfig } from "./config";
 import type { BlobStorage } from "./blob-storage";
@@ -32,7 +32,8 @@ const createDocumentRequestSchema = z.object({
 
 export interface ApiDeps {
   config: SandboxConfig;
-  provider: Provider;
+  /** The live oidc-provider; replaced when keys rotate or client metadata changes. */
+  providers: ProviderSlot;
   blobs: BlobStorage;
   documents: DocumentRegistry;
   faults: Faults;
@@ -58,7 +59,7 @@ export type OutagePart = "api" | "auth";
  */
 async function findAccessToken(deps: ApiDeps, value: string): Promise<AccessTokenHolder | undefined> {
   if (looksLikeJwt(value)) return verifyJwtAccessToken(value, deps.config, deps.keys).catch(() => undefined);
-  const token = await deps.provider.AccessToken.find(value);
+  const token = await deps.providers.current.AccessToken.find(value);
   // find() allows the library's 15 s clock tolerance; a resource server in the same clock must not.
   if (!token || token.isExpired) return undefined;
   return { accountId: token.accountId, scope: (token.scope ?? "").split(" ") };

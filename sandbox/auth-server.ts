@@ -12,7 +12,9 @@ import { handleTokenRequest } from "./token-endpoint";
 import { logRequest, sendError } from "./http-utils";
 import { renderErrorPage } from "./views/error";
 import { renderSignedOut, renderSignOutConfirm } from "./views/sign-out";
-import { createOidcStore } from "./oidc-store";
+import { createOidcStore, type OidcStore } from "./oidc-store";
+import { ProviderSlot } from "./provider-slot";
+import { handleJwksRequest } from "./jwks-endpoint";
 import type { IdentityStyleSwitch } from "./identity-style";
 import type { SigningKeys } from "./signing-keys";
 import type { Revocations } from "./revocations";
@@ -37,16 +39,18 @@ export interface ProviderDeps {
   identity: IdentityStyleSwitch;
   keys: SigningKeys;
   revocations: Revocations;
+  /** Shared by every instance built for this sandbox, so grants and sessions survive a rebuild. */
+  store: OidcStore;
+  cookieKeys: string[];
 }
 
-export function createProvider({ config, clients, stats, issued, identity, keys, revocations }: ProviderDeps): Provider {
+export function createProvider({ config, clients, stats, issued, identity, keys, revocations, store, cookieKeys }: ProviderDeps): Provider {
   const provider = new Provider(config.authUrl, {
-    adapter: createOidcStore(),
+    adapter: store,
     clients: clients.map((client) => client.metadata),
     findAccount,
     jwks: keys.privateJwks(),
-    // Fresh keys per start: sessions do not need to survive a restart of an in-memory sandbox.
-    cookies: { keys: [randomBytes(32).toString("base64url")] },
+    cookies: { keys: cookieKeys },
     scopes: ["openid", "offline_access", "profile", "email", "service.api", "service.app"],
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"] },
     // The app reads email and name from the id_token; the library would otherwise keep them for userinfo only.
@@ -136,29 +140,33 @@ export function rewriteAuthorizeUrl(url: URL, clients: RegisteredClient[]): void
 }
 
 export interface AuthServer {
-  provider: Provider;
+  providers: ProviderSlot;
   server: Server;
 }
 
-export interface AuthServerDeps {
-  config: SandboxConfig;
-  stats: Stats;
+export type AuthServerDeps = Omit<ProviderDeps, "clients" | "store" | "cookieKeys"> & {
   faults: Faults;
-  issued: IssuedTokens;
-  identity: IdentityStyleSwitch;
-  keys: SigningKeys;
-  revocations: Revocations;
-}
+  /** Responses held open by a hang fault, closed on stop. */
+  hanging: Set<ServerResponse>;
+};
 
-export function createAuthServer({ config, stats, faults, issued, identity, keys, revocations }: AuthServerDeps): AuthServer {
+export function createAuthServer(deps: AuthServerDeps): AuthServer {
+  const { config, stats, faults, hanging } = deps;
   const clients = buildClients(config);
-  const provider = createProvider({ config, clients, stats, issued, identity, keys, revocations });
-  const forward = provider.callback();
+  const store = createOidcStore();
+  // Fresh keys per start: sessions do not need to survive a restart of an in-memory sandbox.
+  const cookieKeys = [randomBytes(32).toString("base64url")];
+  const providers = new ProviderSlot(() => createProvider({ ...deps, clients, store, cookieKeys }));
+  const forward = (req: IncomingMessage, res: ServerResponse) => providers.handle(req, res);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? "/", config.authUrl);
     if (url.pathname === "/connect/token" && req.method === "POST") {
       await handleTokenRequest({ clients, faults, stats, forward }, req, res);
+      return;
+    }
+    if (url.pathname === "/connect/jwks") {
+      await handleJwksRequest({ faults, stats, hanging, forward }, req, res);
       return;
     }
     if (url.pathname === "/connect/authorize") {
@@ -168,7 +176,7 @@ export function createAuthServer({ config, stats, faults, issued, identity, keys
         req.url = url.pathname + url.search;
       }
     }
-    if (await handleInteraction(provider, req, res)) return;
+    if (await handleInteraction(providers.current, req, res)) return;
     await forward(req, res);
   };
 
@@ -180,5 +188,5 @@ export function createAuthServer({ config, stats, faults, issued, identity, keys
       else res.destroy();
     });
   });
-  return { provider, server };
+  return { providers, server };
 }

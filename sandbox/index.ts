@@ -51,10 +51,10 @@ export async function startSandbox(overrides: Partial<SandboxConfig> = {}): Prom
   const identity = new IdentityStyleSwitch({ style: config.identityStyle, accessTokenBytes: config.accessTokenBytes });
   const [blobs, keys] = await Promise.all([BlobStorage.start(config), SigningKeys.create()]);
   const revocations = new Revocations(stats);
-  const auth = createAuthServer({ config, stats, faults, issued, identity, keys, revocations });
+  const auth = createAuthServer({ config, stats, faults, issued, identity, keys, revocations, hanging });
   const api = createApiServer({
     config,
-    provider: auth.provider,
+    providers: auth.providers,
     identity,
     keys,
     revocations,

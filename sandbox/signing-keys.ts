@@ -22,6 +22,19 @@ export class SigningKeys {
     return this.keys[0] as PrivateJwk;
   }
 
+  /**
+   * A new key becomes the signing key. The old ones stay published, as IdentityServer keeps a retired key in
+   * its discovery document so tokens it signed still verify; `retireOld` drops them at once.
+   */
+  async rotate({ retireOld }: { retireOld: boolean }): Promise<void> {
+    const next = await generateSigningKey();
+    this.keys = retireOld ? [next] : [next, ...this.keys];
+  }
+
+  summary(): { signingKid: string; publishedKids: string[] } {
+    return { signingKid: this.current.kid, publishedKids: this.keys.map((key) => key.kid) };
+  }
+
   /** What oidc-provider is built with; it signs with the first key that fits. */
   privateJwks(): { keys: PrivateJwk[] } {
     return { keys: this.keys.map((key) => ({ ...key })) };

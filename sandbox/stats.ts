@@ -10,6 +10,8 @@ export interface StatsSnapshot {
   refreshReuse: number;
   /** Tokens revoked at /connect/revocation (RFC 7009), by type. */
   revocations: Record<RevokedKind, number>;
+  /** GET /connect/jwks, faulted ones included. */
+  jwksRequests: number;
   operations: Record<Operation, Counts>;
 }
 
@@ -27,6 +29,7 @@ export class Stats {
       tokenErrors: {},
       refreshReuse: 0,
       revocations: { refresh_token: 0, access_token: 0 },
+      jwksRequests: 0,
       operations: { authorize: {}, token: {}, document: {}, getuserinfo: {} },
     };
   }
@@ -49,6 +52,10 @@ export class Stats {
 
   recordRevocation(kind: RevokedKind): void {
     this.data.revocations[kind] += 1;
+  }
+
+  recordJwksRequest(): void {
+    this.data.jwksRequests += 1;
   }
 
   snapshot(): StatsSnapshot {

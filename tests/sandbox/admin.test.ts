@@ -127,6 +127,7 @@ describe("admin routes", () => {
       tokenErrors: {},
       refreshReuse: 0,
       revocations: { refresh_token: 0, access_token: 0 },
+      jwksRequests: 0,
       operations: { authorize: {}, token: {}, document: {}, getuserinfo: {} },
     });
   });
