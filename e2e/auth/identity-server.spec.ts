@@ -15,7 +15,13 @@ const EXPIRIES = 3;
 const MAX_SET_COOKIE_BYTES = 4096;
 const MAX_COOKIE_HEADER_BYTES = 2048;
 
-/** Every Set-Cookie line the app sent and every Cookie header the browser sent it, in bytes. */
+/**
+ * The app's own cookies (Auth.js's and ours). Cookies are per host, not per port: on localhost the browser also
+ * sends the app the sandbox auth server's cookies, which a real deployment on its own host never would.
+ */
+const isAppCookie = (name: string) => /^(__Secure-|__Host-)?(authjs\.|esign\.)/.test(name);
+
+/** Every Set-Cookie line the app sent, and the app's cookies in every Cookie header the browser sent it, in bytes. */
 function watchCookies(context: BrowserContext) {
   const setCookies: number[] = [];
   const cookieHeaders: number[] = [];
@@ -24,7 +30,8 @@ function watchCookies(context: BrowserContext) {
     if (!req.url().startsWith(urls.app)) return;
     pending.push(
       req.allHeaders().then((headers) => {
-        if (headers.cookie) cookieHeaders.push(Buffer.byteLength(headers.cookie));
+        const ours = (headers.cookie ?? "").split("; ").filter((pair) => isAppCookie(pair.split("=")[0]!));
+        if (ours.length > 0) cookieHeaders.push(Buffer.byteLength(ours.join("; ")));
       }),
     );
   });
@@ -73,7 +80,7 @@ test.describe("against an IdentityServer-style auth server", () => {
       await cookies.settled();
       expect(cookies.setCookies.length).toBeGreaterThan(0);
       expect(Math.max(...cookies.setCookies), "largest Set-Cookie (bytes)").toBeLessThanOrEqual(MAX_SET_COOKIE_BYTES);
-      expect(Math.max(...cookies.cookieHeaders), "largest Cookie header (bytes)").toBeLessThan(MAX_COOKIE_HEADER_BYTES);
+      expect(Math.max(...cookies.cookieHeaders), "largest Cookie header, the app's cookies (bytes)").toBeLessThan(MAX_COOKIE_HEADER_BYTES);
       console.log(
         `${accessTokenBytes} B access tokens: ${TABS} tabs × ${EXPIRIES} expiries signed in, largest Set-Cookie ${Math.max(...cookies.setCookies)} B, largest Cookie header ${Math.max(...cookies.cookieHeaders)} B`,
       );
