@@ -25,7 +25,7 @@ const isAppCookie = (name: string) => /^(__Secure-|__Host-)?(authjs\.|esign\.)/.
 function watchCookies(context: BrowserContext) {
   const setCookies: number[] = [];
   const cookieHeaders: number[] = [];
-  let largest = "";
+  let largest = { bytes: 0, names: "" };
   const pending: Promise<void>[] = [];
   context.on("request", (req) => {
     if (!req.url().startsWith(urls.app)) return;
@@ -33,8 +33,9 @@ function watchCookies(context: BrowserContext) {
       req.allHeaders().then((headers) => {
         const ours = (headers.cookie ?? "").split("; ").filter((pair) => isAppCookie(pair.split("=")[0]!));
         if (ours.length === 0) return;
-        cookieHeaders.push(Buffer.byteLength(ours.join("; ")));
-        if (Buffer.byteLength(ours.join("; ")) > Buffer.byteLength(largest)) largest = ours.map((p) => `${p.split("=")[0]} ${Buffer.byteLength(p)} B`).join(", ");
+        const bytes = Buffer.byteLength(ours.join("; "));
+        cookieHeaders.push(bytes);
+        if (bytes > largest.bytes) largest = { bytes, names: ours.map((p) => `${p.split("=")[0]} ${Buffer.byteLength(p)} B`).join(", ") };
       }),
     );
   });
@@ -46,7 +47,7 @@ function watchCookies(context: BrowserContext) {
       }),
     );
   });
-  return { setCookies, cookieHeaders, largest: () => largest, settled: () => Promise.all(pending) };
+  return { setCookies, cookieHeaders, largest: () => largest.names, settled: () => Promise.all(pending) };
 }
 
 test.describe("against an IdentityServer-style auth server", () => {
