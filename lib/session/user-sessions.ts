@@ -1,22 +1,9 @@
 import "server-only";
 import { sessionNotFoundError } from "@/lib/errors";
+import type { SessionSummary } from "@/lib/queries/session-summary";
 import { endSessions } from "@/lib/session/end-sessions";
 import { sessionsOfSubject, type StoredSession } from "@/lib/session/sessions";
 import type { SessionRecord } from "@/lib/session/session-record";
-
-/**
- * One signed-in browser as its user may see it. `id` is the session's store id, a hash of its handle: it names
- * the session to end, and cannot open it.
- */
-export type SessionSummary = {
-  id: string;
-  browser: string;
-  os: string;
-  /** ISO 8601. */
-  signedInAt: string;
-  lastSeenAt: string;
-  current: boolean;
-};
 
 /** The session a request came with: its store id and record (requireSession, readPageSession). */
 export type CurrentSession = { id: string; record: SessionRecord };
