@@ -134,8 +134,8 @@ test.describe("signed-in devices", () => {
     );
     await page.getByRole("button", { name: "Sign out Firefox 133 on Windows 10" }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Sign out" }).click();
-    await expect(page.getByRole("alert")).toContainText("We could not sign out Firefox 133 on Windows 10");
-    await expect(page.getByRole("alert")).toContainText("reference e2e-1");
+    await expect(page.getByTestId("sessions-panel").getByRole("alert")).toContainText("We could not sign out Firefox 133 on Windows 10");
+    await expect(page.getByTestId("sessions-panel").getByRole("alert")).toContainText("reference e2e-1");
     await expect(devices(page)).toHaveCount(2);
     await page.getByTestId("sessions-panel").screenshot({ path: "screenshots/sessions-error.png" });
     await page.unroute("**/api/sessions/*");

@@ -115,7 +115,7 @@ export function SessionsPanel({ initial }: { initial: SessionSummary[] | null })
             ))}
           </ul>
         )}
-        <p ref={noticeRef} tabIndex={-1} role="status" className="text-sm text-slate-600 empty:hidden focus:outline-none">
+        <p ref={noticeRef} tabIndex={-1} role="status" className="text-sm text-emerald-700 empty:hidden focus:outline-none">
           {notice}
         </p>
         {sessions !== null && others.length === 0 ? (
