@@ -55,7 +55,7 @@ test("the expired-link message and the sandbox's sign-out and fresh sign-in page
   await page.goto("/auth/error?error=LinkExpired");
   await expectNoViolations(page, "expired sign-in link");
   await signIn(page, users.alice);
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page.getByRole("button", { name: "Yes, sign me out" })).toBeVisible();
   await expectNoViolations(page, "sandbox sign-out");
   await page.getByRole("button", { name: "No, stay signed in" }).click();

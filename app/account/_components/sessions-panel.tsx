@@ -8,7 +8,6 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Skeleton } from "@/components/ui/skeleton";
-import { Spinner } from "@/components/ui/spinner";
 import { SignInAgainButton } from "@/components/sign-in-again-button";
 import { SessionTime } from "@/app/account/_components/session-time";
 
@@ -30,7 +29,8 @@ function leave() {
 
 /**
  * The user's signed-in devices, each of which can be signed out, and "Sign out everywhere". The list comes with
- * the page; Refresh asks GET /api/sessions.
+ * the page (a reload shows newer sessions); only when the server could not read it does the panel ask
+ * GET /api/sessions.
  */
 export function SessionsPanel({ initial }: { initial: SessionSummary[] | null }) {
   const [sessions, setSessions] = useState(initial);
@@ -94,15 +94,9 @@ export function SessionsPanel({ initial }: { initial: SessionSummary[] | null })
 
   return (
     <Card data-testid="sessions-panel" aria-busy={loading}>
-      <CardHeader layout="row" className="items-center">
-        <div>
-          <CardTitle>Where you&apos;re signed in</CardTitle>
-          <CardDescription>Browsers signed in to this app with your account. Sign out any you don&apos;t recognise.</CardDescription>
-        </div>
-        <Button variant="ghost" size="sm" onClick={() => void load()} disabled={loading}>
-          {loading ? <Spinner label="Refreshing the list of devices" /> : null}
-          Refresh
-        </Button>
+      <CardHeader>
+        <CardTitle>Where you&apos;re signed in</CardTitle>
+        <CardDescription>Browsers signed in to this app with your account. Sign out any you don&apos;t recognise.</CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
         {problem ? <SessionsProblem problem={problem} /> : null}
