@@ -10,6 +10,7 @@ const API_SCOPES = "openid profile email service.api service.app offline_access"
 const RS256_SIGNATURE_CHARS = 342;
 
 const PADDING_ROLE_CHARS = 32;
+const TENANT = "example-trading";
 
 type TokenEntities = { oidc?: { entities?: Record<string, { authTime?: number } | undefined> } };
 type StructuredToken = { header?: Record<string, unknown>; payload: Record<string, unknown> };
@@ -87,13 +88,17 @@ export function customizeJwtAccessToken(identity: IdentityStyleSwitch, keys: Sig
     jwt.payload = claims;
     const target = identity.current.accessTokenBytes;
     if (target === null) return;
-    claims.tenant = "example-trading";
-    claims.role = [];
     const header = JSON.stringify({ alg: "RS256", typ: "at+jwt", kid: keys.current.kid });
     const fixed = base64urlLength(Buffer.byteLength(header)) + 2 + RS256_SIGNATURE_CHARS;
     const payloadBytes = Math.floor(((target - fixed) * 3) / 4);
-    const missing = payloadBytes - Buffer.byteLength(JSON.stringify(claims));
-    if (missing > 0) claims.role = paddingRoles(missing);
+    const missing = () => payloadBytes - Buffer.byteLength(JSON.stringify(claims));
+    // The tenant claim only where it leaves room for a role, so a target just above the natural size is still met.
+    claims.tenant = TENANT;
+    if (missing() < PADDING_ROLE_CHARS) delete claims.tenant;
+    claims.role = [];
+    const roleBytes = missing();
+    if (roleBytes > 0) claims.role = paddingRoles(roleBytes);
+    else delete claims.role;
   };
 }
 
