@@ -37,7 +37,8 @@ async function expectSignedOut(page: Page) {
 
 async function expectSignedIn(page: Page) {
   await page.goto("/account");
-  await expect(page.getByTestId("signed-in-user")).toBeVisible();
+  // Attached, not visible: the header hides the name at phone width.
+  await expect(page.getByTestId("signed-in-user")).toBeAttached();
   await expect(page.getByTestId("sessions-panel")).toBeVisible();
 }
 
@@ -118,6 +119,17 @@ test.describe("signed-in devices", () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(page.getByRole("button", { name: "Sign out everywhere" })).toBeVisible();
     await page.screenshot({ path: "screenshots/sessions-mobile.png", fullPage: true });
+
+    // By keyboard: Enter opens the confirmation, focus starts on Cancel, Enter there backs out.
+    await page.getByRole("button", { name: "Sign out everywhere" }).focus();
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog", { name: "Sign out everywhere?" });
+    await expect(dialog).toContainText("on this device");
+    await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+    await page.screenshot({ path: "screenshots/sessions-confirm-mobile.png" });
+    await page.keyboard.press("Enter");
+    await expect(dialog).toBeHidden();
+    await expectSignedIn(page);
   });
 
   test("a failure to end a session is shown on the list, and the session stays", async ({ page, newBrowser }) => {
