@@ -1,4 +1,5 @@
 import { createLocalJWKSet, jwtVerify } from "jose";
+import { errors } from "oidc-provider";
 import type { SandboxConfig } from "./config";
 import type { IdentityStyleSwitch } from "./identity-style";
 import type { SigningKeys } from "./signing-keys";
@@ -34,13 +35,17 @@ export function resourceIndicatorsFeature(config: SandboxConfig, identity: Ident
       oneOf ?? (identity.issuesJwtAccessTokens ? indicator : undefined),
     // Without this the library issues userinfo-only tokens whenever openid is granted.
     useGrantedResource: async () => true,
-    getResourceServerInfo: async () => ({
-      scope: API_SCOPES,
-      audience,
-      accessTokenTTL: config.accessTokenTtl,
-      accessTokenFormat: identity.issuesJwtAccessTokens ? "jwt" : "opaque",
-      jwt: { sign: { alg: "RS256" } },
-    }),
+    // The API is the only resource server: any other `resource` a client sends is refused (invalid_target).
+    getResourceServerInfo: async (_ctx: unknown, resource: string) => {
+      if (resource !== indicator) throw new errors.InvalidTarget();
+      return {
+        scope: API_SCOPES,
+        audience,
+        accessTokenTTL: config.accessTokenTtl,
+        accessTokenFormat: identity.issuesJwtAccessTokens ? "jwt" : "opaque",
+        jwt: { sign: { alg: "RS256" } },
+      };
+    },
   };
 }
 

@@ -42,6 +42,8 @@ declare module "oidc-provider" {
     error_detail?: string;
   }
 
+  export const errors: { InvalidTarget: new (description?: string) => OidcError };
+
   export default class Provider {
     constructor(issuer: string, configuration: object);
     proxy: boolean;

@@ -2,7 +2,7 @@ import { decodeJwt, decodeProtectedHeader } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { RunningSandbox } from "../../sandbox/index";
 import { adminSend, publishedJwks, resetSandbox, setIdentityStyle, startTestSandbox } from "./support/sandbox";
-import { PARTNER, partnerTokens, postToken } from "./support/oauth";
+import { authorizeInBrowser, buildAuthorizeUrl, PARTNER, partnerTokens, postToken } from "./support/oauth";
 
 let sandbox: RunningSandbox;
 
@@ -97,6 +97,16 @@ describe("JWT access tokens in identityserver style", () => {
     expect(body.scope).toBe(tokens.scope);
     expect((await getUserInfo(String(body.access_token))).status).toBe(200);
     expect((await getUserInfo(tokens.access_token)).status).toBe(200);
+  });
+
+  it("refuses a resource indicator other than the API with invalid_target", async () => {
+    await setIdentityStyle(sandbox, { style: "identityserver" });
+    const callback = await authorizeInBrowser(
+      sandbox,
+      buildAuthorizeUrl(sandbox, { clientId: "partner-app", scope: "openid email service.api", extraParams: { resource: "https://elsewhere.example/" } }),
+      { clientId: "partner-app", scope: "" },
+    );
+    expect(callback.searchParams.get("error")).toBe("invalid_target");
   });
 
   it("answers 401 invalid_token for a tampered JWT", async () => {
