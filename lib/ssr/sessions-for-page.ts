@@ -1,7 +1,7 @@
 import "server-only";
 import { readPageSession } from "@/lib/auth/page-access-token";
 import type { SessionSummary } from "@/lib/queries/session-summary";
-import { SessionStoreUnavailableError } from "@/lib/session/session-store";
+import { isSessionStoreUnavailable } from "@/lib/session/session-store";
 import { listUserSessions } from "@/lib/session/user-sessions";
 
 /**
@@ -14,7 +14,7 @@ export async function fetchSessionsForPage(): Promise<SessionSummary[] | null> {
   try {
     return await listUserSessions(state);
   } catch (error) {
-    if (error instanceof SessionStoreUnavailableError) return null;
+    if (isSessionStoreUnavailable(error)) return null;
     throw error;
   }
 }

@@ -6,7 +6,7 @@ import { getLogger } from "@/lib/logging/logger";
 import { currentRequestId } from "@/lib/logging/request-context";
 import { mediaTypeOf, readBodyText } from "@/lib/route-handler";
 import { endSessionsForLogoutToken } from "@/lib/session/backchannel-logout";
-import { SessionStoreUnavailableError } from "@/lib/session/session-store";
+import { isSessionStoreUnavailable } from "@/lib/session/session-store";
 
 /** A logout token is one signed JWT of a few claims; anything near this size is not one. */
 const MAX_BODY_BYTES = 16 * 1024;
@@ -49,7 +49,7 @@ export async function POST(req: NextRequest): Promise<NextResponse> {
     return new NextResponse(null, { status: 200, headers: NO_STORE });
   } catch (error) {
     if (error instanceof InvalidLogoutTokenError) return invalidRequest(`logout_token is not valid: ${error.message}`);
-    if (error instanceof LogoutTokenKeysUnavailableError || error instanceof SessionStoreUnavailableError) return temporarilyUnavailable(error.message);
+    if (error instanceof LogoutTokenKeysUnavailableError || isSessionStoreUnavailable(error)) return temporarilyUnavailable(error.message);
     return toErrorResponse(error);
   }
 }
