@@ -41,8 +41,10 @@ function logoutToken(claims: Record<string, unknown>, key?: CryptoKey) {
   return new SignJWT(payload).setProtectedHeader({ alg: "RS256", kid: "k1", typ: "logout+jwt" }).sign(key ?? standIn.signingKey);
 }
 
-function post(body: string, contentType = "application/x-www-form-urlencoded") {
-  return POST(new NextRequest("http://localhost:3000/api/auth/backchannel-logout", { method: "POST", headers: { "content-type": contentType }, body }));
+function post(body: string, contentType = "application/x-www-form-urlencoded", headers: Record<string, string> = {}) {
+  return POST(
+    new NextRequest("http://localhost:3000/api/auth/backchannel-logout", { method: "POST", headers: { "content-type": contentType, ...headers }, body }),
+  );
 }
 const postToken = async (token: string) => post(new URLSearchParams({ logout_token: token }).toString());
 
@@ -70,6 +72,13 @@ describe("POST /api/auth/backchannel-logout", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(await liveness()).toEqual([false, true, true]);
+  });
+
+  it("takes the service's post whatever its origin: a server-to-server call, not subject to the same-origin check", async () => {
+    const body = new URLSearchParams({ logout_token: await logoutToken({ sub: "bob" }) }).toString();
+    const res = await post(body, "application/x-www-form-urlencoded", { origin: "https://auth.example", "sec-fetch-site": "cross-site" });
+    expect(res.status).toBe(200);
+    expect(await liveness()).toEqual([true, true, false]);
   });
 
   it("ends every session of the user named by sub alone", async () => {
