@@ -37,7 +37,6 @@ export async function proxy(req: NextRequest) {
   const cookie = await rotatedSessionCookie(req);
   const headers = new Headers(req.headers);
   headers.set("content-security-policy", csp);
-  headers.set("x-nonce", nonce);
   if (cookie) headers.set("cookie", cookieHeaderWithSession(req, cookie));
 
   const res = NextResponse.next({ request: { headers } });

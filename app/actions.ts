@@ -1,9 +1,10 @@
 "use server";
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { signOut } from "@/auth";
 import { endSessionUrl } from "@/lib/auth/end-session";
-import { FRESH_LOGIN_COOKIE, markerCookieOptions, usesSecureCookies } from "@/lib/auth/sign-in-markers";
+import { servesHttps } from "@/lib/app-origin";
+import { FRESH_LOGIN_COOKIE, markerCookieOptions } from "@/lib/auth/sign-in-markers";
 import { sameOriginPath, startSignIn } from "@/lib/auth/start-sign-in";
 
 /** Starts the authorization code flow with the service; returns to `/account` (or a same-origin path). */
@@ -23,6 +24,6 @@ export async function signInWithAnotherAccount() {
 export async function signOutOfApp() {
   const endSession = await endSessionUrl();
   await signOut({ redirect: false });
-  (await cookies()).set(FRESH_LOGIN_COOKIE, "1", markerCookieOptions(FRESH_LOGIN_COOKIE, usesSecureCookies()));
+  (await cookies()).set(FRESH_LOGIN_COOKIE, "1", markerCookieOptions(FRESH_LOGIN_COOKIE, servesHttps({ headers: await headers() })));
   redirect(endSession ?? "/");
 }

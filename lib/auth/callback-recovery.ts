@@ -5,7 +5,8 @@ import { classifyCallbackFailure } from "@/lib/auth/callback-failure";
 import { safeRedirect } from "@/lib/auth/safe-redirect";
 import { readSessionToken } from "@/lib/auth/session-cookie";
 import { formatRestartLog, mayRestart, parseRestartLog, restartedEntry } from "@/lib/auth/restart-guard";
-import { FRESH_LOGIN_COOKIE, markerCookieOptions, RESTARTED_COOKIE, usesSecureCookies } from "@/lib/auth/sign-in-markers";
+import { appOrigin, servesHttps } from "@/lib/app-origin";
+import { FRESH_LOGIN_COOKIE, markerCookieOptions, RESTARTED_COOKIE } from "@/lib/auth/sign-in-markers";
 
 const ERROR_PAGE = "/auth/error";
 
@@ -62,8 +63,8 @@ function isErrorPageRedirect(res: Response, origin: string): boolean {
  */
 export async function handleCallback(req: NextRequest, run: (req: NextRequest) => Promise<Response>): Promise<Response> {
   const { result, error } = await captureAuthError(() => run(req));
-  const origin = req.nextUrl.origin;
-  const secure = usesSecureCookies(req.nextUrl.href);
+  const origin = appOrigin(req);
+  const secure = servesHttps(req);
 
   if (!isErrorPageRedirect(result, origin)) {
     const location = result.headers.get("location");

@@ -1,7 +1,9 @@
 import "server-only";
 import { headers } from "next/headers";
 import { getToken } from "next-auth/jwt";
+import { appOrigin } from "@/lib/app-origin";
 import { getConfig } from "@/lib/env";
+import { getLogger } from "@/lib/logging/logger";
 import type { SessionToken } from "@/lib/auth/session-token";
 
 const DISCOVERY_TTL_MS = 5 * 60_000;
@@ -23,7 +25,7 @@ async function findEndSessionEndpoint(): Promise<string | null> {
     const body = response.ok ? ((await response.json()) as { end_session_endpoint?: unknown }) : {};
     if (typeof body.end_session_endpoint === "string" && URL.canParse(body.end_session_endpoint)) value = body.end_session_endpoint;
   } catch (error) {
-    console.warn(`end_session_endpoint not known, signing out of the app only: ${error instanceof Error ? error.message : String(error)}`);
+    getLogger().warn(`end_session_endpoint not known, signing out of the app only: ${error instanceof Error ? error.message : String(error)}`);
   }
   endpoint = { value, until: Date.now() + DISCOVERY_TTL_MS };
   return value;
@@ -38,13 +40,11 @@ async function findEndSessionEndpoint(): Promise<string | null> {
  */
 export async function endSessionUrl(): Promise<string | null> {
   const requestHeaders = await headers();
-  const appOrigin = process.env.AUTH_URL
-    ? new URL(process.env.AUTH_URL).origin
-    : `${requestHeaders.get("x-forwarded-proto") ?? "http"}://${requestHeaders.get("x-forwarded-host") ?? requestHeaders.get("host")}`;
+  const origin = appOrigin({ headers: requestHeaders });
   const token = (await getToken({
     req: { headers: requestHeaders },
     secret: getConfig().authSecrets,
-    secureCookie: appOrigin.startsWith("https:"),
+    secureCookie: origin.startsWith("https:"),
   })) as SessionToken | null;
   if (!token?.idToken) return null;
   const found = await findEndSessionEndpoint();
@@ -52,6 +52,6 @@ export async function endSessionUrl(): Promise<string | null> {
   const url = new URL(found);
   url.searchParams.set("id_token_hint", token.idToken);
   url.searchParams.set("client_id", getConfig().clientId);
-  url.searchParams.set("post_logout_redirect_uri", `${appOrigin}/`);
+  url.searchParams.set("post_logout_redirect_uri", `${origin}/`);
   return url.href;
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { cookies, headers } from "next/headers";
-import { decodeSessionCookie, sessionCookieNameFor } from "@/lib/auth/session-cookie";
+import { decodeSessionCookie, sessionCookieName } from "@/lib/auth/session-cookie";
 import { isAccessTokenExpired } from "@/lib/auth/session-token";
 
 /**
@@ -11,7 +11,7 @@ import { isAccessTokenExpired } from "@/lib/auth/session-token";
  */
 export async function readPageAccessToken(): Promise<string | null> {
   const [cookieStore, headerStore] = await Promise.all([cookies(), headers()]);
-  const token = await decodeSessionCookie(cookieStore, sessionCookieNameFor(headerStore.get("x-forwarded-proto") ?? "http"));
+  const token = await decodeSessionCookie(cookieStore, sessionCookieName({ headers: headerStore }));
   if (!token?.accessToken || token.error || isAccessTokenExpired(token)) return null;
   return token.accessToken;
 }

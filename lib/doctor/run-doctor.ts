@@ -36,8 +36,7 @@ async function runChecks(env: Record<string, string | undefined>): Promise<Check
       skipped("service", "Service checks", "need a valid configuration"),
     ];
   }
-  // AUTH_URL was validated by parseConfig; AppConfig does not carry it because the app reads it through next-auth.
-  const ctx = contextFrom(config, env.AUTH_URL?.trim().replace(/\/+$/, "") || undefined);
+  const ctx = contextFrom(config, env);
   const results: CheckResult[] = [
     {
       id: "config",

@@ -1,12 +1,7 @@
 import "server-only";
 import type { NextRequest } from "next/server";
+import { appOrigin } from "@/lib/app-origin";
 import { AppError } from "@/lib/errors";
-
-/** The origin the app is served from: AUTH_URL when set (behind a proxy the request URL may be internal). */
-export function appOrigin(req: NextRequest): string {
-  const configured = process.env.AUTH_URL;
-  return configured && URL.canParse(configured) ? new URL(configured).origin : req.nextUrl.origin;
-}
 
 /**
  * Refuses a state-changing request sent by another site (CSRF). Browsers send Sec-Fetch-Site and

@@ -1,7 +1,8 @@
 import { cookies } from "next/headers";
 import type { NextRequest } from "next/server";
 import { formatRestartLog, parseRestartLog, startedEntry } from "@/lib/auth/restart-guard";
-import { markerCookieOptions, RESTARTED_COOKIE, usesSecureCookies } from "@/lib/auth/sign-in-markers";
+import { servesHttps } from "@/lib/app-origin";
+import { markerCookieOptions, RESTARTED_COOKIE } from "@/lib/auth/sign-in-markers";
 import { sameOriginPath, startSignIn } from "@/lib/auth/start-sign-in";
 
 /**
@@ -15,7 +16,7 @@ export async function GET(req: NextRequest) {
   return startSignIn(sameOriginPath(req.nextUrl.searchParams.get("callbackUrl")), {
     onStarted: async (authorizationUrl) => {
       const started = startedEntry(authorizationUrl.searchParams.get("state"));
-      (await cookies()).set(RESTARTED_COOKIE, formatRestartLog([...log, started]), markerCookieOptions(RESTARTED_COOKIE, usesSecureCookies(req.nextUrl.href)));
+      (await cookies()).set(RESTARTED_COOKIE, formatRestartLog([...log, started]), markerCookieOptions(RESTARTED_COOKIE, servesHttps(req)));
     },
   });
 }

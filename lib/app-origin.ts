@@ -1,0 +1,25 @@
+import "server-only";
+
+/** What a route handler's request and next/headers' `headers()` both offer. */
+export type RequestLike = { headers: Headers; url?: string };
+
+/**
+ * The app's public origin: the one answer used by every cookie, redirect and same-origin check.
+ * AUTH_URL when set (production requires it, lib/env.ts). Without it (development, tests), the
+ * request's own origin read the way Auth.js reads it under `trustHost` — X-Forwarded-Host and
+ * X-Forwarded-Proto first, then Host and the request URL's scheme — so that our cookie names and
+ * Secure flags always agree with the session cookie Auth.js writes.
+ */
+export function appOrigin(request: RequestLike, env: Record<string, string | undefined> = process.env): string {
+  const configured = env.AUTH_URL?.trim();
+  if (configured && URL.canParse(configured)) return new URL(configured).origin;
+  const url = request.url && URL.canParse(request.url) ? new URL(request.url) : undefined;
+  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? url?.host ?? "localhost";
+  const protocol = (request.headers.get("x-forwarded-proto") ?? url?.protocol ?? "http").split(",")[0]!.trim().replace(/:$/, "");
+  return `${protocol}://${host}`;
+}
+
+/** Whether the app is served over https, so its cookies are `Secure` and `__Secure-` prefixed (Auth.js's rule). */
+export function servesHttps(request: RequestLike): boolean {
+  return appOrigin(request).startsWith("https:");
+}
