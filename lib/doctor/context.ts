@@ -18,6 +18,9 @@ export type Discovery = {
   jwks_uri?: unknown;
   scopes_supported?: unknown;
   id_token_signing_alg_values_supported?: unknown;
+  backchannel_logout_supported?: unknown;
+  backchannel_logout_session_supported?: unknown;
+  revocation_endpoint?: unknown;
 };
 
 /** `env` is the environment the doctor was given; AUTH_URL was validated by parseConfig. */
