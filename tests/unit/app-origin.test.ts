@@ -2,7 +2,7 @@ import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { appOrigin, servesHttps } from "@/lib/app-origin";
 import { sessionCookieName } from "@/lib/auth/session-cookie";
-import { assertSameOrigin } from "@/lib/security/same-origin";
+import { assertSameOrigin, isSameOriginNavigation } from "@/lib/security/same-origin";
 
 const behindTls = () =>
   new NextRequest("http://127.0.0.1:3000/account", { headers: { host: "127.0.0.1:3000", "x-forwarded-proto": "https", "x-forwarded-host": "partner.example.com" } });
@@ -37,5 +37,26 @@ describe("appOrigin", () => {
       new NextRequest("http://127.0.0.1:3000/api/documents", { method: "POST", headers: { ...Object.fromEntries(behindTls().headers), origin } });
     expect(() => assertSameOrigin(post("https://partner.example.com"))).not.toThrow();
     expect(() => assertSameOrigin(post("https://evil.example"))).toThrow(expect.objectContaining({ code: "CROSS_SITE_REQUEST" }));
+  });
+});
+
+describe("isSameOriginNavigation", () => {
+  afterEach(() => vi.unstubAllEnvs());
+  const get = (headers: Record<string, string>) => new NextRequest("http://localhost:3000/auth/restart", { headers });
+
+  it("trusts Sec-Fetch-Site when the browser sends it: only same-origin counts", () => {
+    vi.stubEnv("AUTH_URL", "http://localhost:3000");
+    expect(isSameOriginNavigation(get({ "sec-fetch-site": "same-origin" }))).toBe(true);
+    for (const site of ["same-site", "cross-site", "none"]) {
+      expect(isSameOriginNavigation(get({ "sec-fetch-site": site, referer: "http://localhost:3000/x" })), site).toBe(false);
+    }
+  });
+
+  it("falls back to Origin, then Referer, compared with the app's origin", () => {
+    vi.stubEnv("AUTH_URL", "http://localhost:3000");
+    expect(isSameOriginNavigation(get({ origin: "http://localhost:3000" }))).toBe(true);
+    expect(isSameOriginNavigation(get({ referer: "http://localhost:3000/api/auth/callback/esign" }))).toBe(true);
+    expect(isSameOriginNavigation(get({ referer: "https://elsewhere.example/" }))).toBe(false);
+    expect(isSameOriginNavigation(get({}))).toBe(false);
   });
 });
