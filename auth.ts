@@ -5,6 +5,7 @@ import { safeRedirect } from "@/lib/auth/safe-redirect";
 import { logAuthError } from "@/lib/auth/auth-error-log";
 import { rotateTokensIfNeeded, tokenFromSignIn } from "@/lib/auth/rotate-tokens";
 import { SESSION_MAX_AGE_SECONDS, type SessionError, type SessionToken } from "@/lib/auth/session-token";
+import { userKeyFor } from "@/lib/auth/user-key";
 
 /** What the browser may know about its session's tokens: facts, never the tokens themselves. */
 export type TokenInfo = {
@@ -18,6 +19,8 @@ declare module "next-auth" {
   interface Session {
     error?: SessionError;
     tokenInfo: TokenInfo;
+    /** Keys this user's data in the browser (lib/auth/user-key.ts); null only for a session without a subject. */
+    userKey: string | null;
     user: { name?: string | null; email?: string | null } & DefaultSession["user"];
   }
 }
@@ -44,6 +47,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
         return {
           expires: session.expires,
           user: { name: t.name ?? null, email: t.email ?? null },
+          userKey: t.sub ? userKeyFor(config.issuer, t.sub) : null,
           ...(t.error ? { error: t.error } : {}),
           tokenInfo: {
             grantedScopes: t.grantedScope?.split(" ").filter(Boolean) ?? [],
