@@ -75,7 +75,7 @@ test.describe("browser data per user, keyed by subject", () => {
     await context.clearCookies();
     await signInAs(page, dave);
     await page.goto("/documents");
-    await expect(page.getByRole("heading", { name: "Documents" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Documents", exact: true })).toBeVisible();
     await expect(page.getByTestId("interrupted-upload")).toHaveCount(0);
     await expect(page.getByTestId("recent-document")).toHaveCount(0);
     await upload(page, davesDoc);
