@@ -27,6 +27,10 @@ test.describe("document upload when something goes wrong", () => {
     await expectStored(stored, file);
     expect(docs.filter((d) => !d.blob.exists)).toHaveLength(1);
     await expect(success.locator('[data-field="Item ID"]')).toHaveText(stored!.itemId);
+    // The person is told which item was left without a file, in the row and in Recent documents.
+    const abandoned = docs.find((d) => !d.blob.exists)!;
+    await expect(success.locator('[data-field="Created first"]')).toContainText(abandoned.itemId);
+    await expect(page.getByTestId("replaced-item")).toContainText(abandoned.itemId);
     expect(storage.filter((r) => r.method() === "PUT")).toHaveLength(2);
   });
 
