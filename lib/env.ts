@@ -134,7 +134,7 @@ function crossKeyProblems(source: Record<string, string | undefined>): string[] 
 }
 
 /**
- * What the deployment guide's "Production environment" table marks as required (README), one line per key.
+ * What the guide's production table (docs/configuration.md, "In production") marks as required, one line per key.
  * ESIGN_USE_SANDBOX=true (demos, e2e) keeps the sandbox's defaults for the service keys; AUTH_URL is
  * required either way, because without it URLs and cookie names would come from request headers.
  */

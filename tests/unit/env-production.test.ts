@@ -3,11 +3,12 @@ import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ConfigError, parseConfig } from "@/lib/env";
 
-/** The deployment guide's "Production environment" table: the keys its "Required" column marks "yes". */
+/** The guide's production table (docs/configuration.md, "In production"): the keys its "Required" column marks "yes". */
 function requiredKeysInGuide(): string[] {
-  const guide = readFileSync(path.resolve(import.meta.dirname, "../../README.md"), "utf8");
-  const start = guide.indexOf("### Production environment");
-  const section = guide.slice(start, guide.indexOf("\n### ", start + 1));
+  const guide = readFileSync(path.resolve(import.meta.dirname, "../../docs/configuration.md"), "utf8");
+  const start = guide.indexOf("## In production");
+  const end = guide.indexOf("\n## ", start + 1);
+  const section = guide.slice(start, end === -1 ? undefined : end);
   return section
     .split("\n")
     .filter((line) => line.startsWith("| `"))
