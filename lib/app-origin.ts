@@ -15,8 +15,12 @@ export function appOrigin(request: RequestLike, env: Record<string, string | und
   if (configured && URL.canParse(configured)) return new URL(configured).origin;
   const url = request.url && URL.canParse(request.url) ? new URL(request.url) : undefined;
   const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? url?.host ?? "localhost";
-  const protocol = (request.headers.get("x-forwarded-proto") ?? url?.protocol ?? "http").split(",")[0]!.trim().replace(/:$/, "");
-  return `${protocol}://${host}`;
+  // The first proxy's value (a chain sends "https, http"); anything but http or https means the request's own scheme.
+  const forwarded = request.headers.get("x-forwarded-proto")?.split(",")[0]!.trim().toLowerCase();
+  const protocol = forwarded === "http" || forwarded === "https" ? forwarded : (url?.protocol.replace(/:$/, "") ?? "http");
+  const candidate = `${protocol}://${host}`;
+  // A Host header that does not make an origin (a client can send anything) falls back to the request's own URL.
+  return URL.canParse(candidate) ? new URL(candidate).origin : (url?.origin ?? "http://localhost");
 }
 
 /** Whether the app is served over https, so its cookies are `Secure` and `__Secure-` prefixed (Auth.js's rule). */

@@ -19,7 +19,7 @@ function hasSignInInProgress(req: NextRequest): boolean {
 function intendedPath(req: NextRequest): string {
   const cookie = req.cookies.getAll().find((c) => c.name.endsWith("authjs.callback-url"))?.value;
   if (!cookie) return "/account";
-  const target = new URL(safeRedirect(cookie, req.nextUrl.origin));
+  const target = new URL(safeRedirect(cookie, appOrigin(req)));
   return target.pathname === "/" && !target.search ? "/account" : `${target.pathname}${target.search}`;
 }
 

@@ -23,6 +23,15 @@ describe("appOrigin", () => {
     expect(appOrigin({ headers: new Headers({ host: "localhost:3001" }) })).toBe("http://localhost:3001");
   });
 
+  it("takes the first of a forwarded list, in any case, and ignores a scheme that is not http or https", () => {
+    vi.stubEnv("AUTH_URL", undefined);
+    const withProto = (proto: string) => new NextRequest("http://localhost:3000/x", { headers: { "x-forwarded-proto": proto } });
+    expect(appOrigin(withProto("HTTPS"))).toBe("https://localhost:3000");
+    expect(appOrigin(withProto("https, http"))).toBe("https://localhost:3000");
+    expect(appOrigin(withProto("ftp"))).toBe("http://localhost:3000");
+    expect(appOrigin(withProto("httpsfoo"))).toBe("http://localhost:3000");
+  });
+
   it("behind TLS without AUTH_URL, the session cookie and the marker cookies agree on https", () => {
     vi.stubEnv("AUTH_URL", undefined);
     const req = behindTls();
