@@ -1,3 +1,4 @@
+import path from "node:path";
 import { test, expect } from "../fixtures/test";
 import { signIn, users } from "../fixtures/users";
 import { urls } from "../ports";
@@ -31,6 +32,7 @@ test.describe("document upload when something goes wrong", () => {
     const abandoned = docs.find((d) => !d.blob.exists)!;
     await expect(success.locator('[data-field="Created first"]')).toContainText(abandoned.itemId);
     await expect(page.getByTestId("replaced-item")).toContainText(abandoned.itemId);
+    await page.screenshot({ path: path.join(import.meta.dirname, "../../screenshots/documents-renewed-upload.png"), fullPage: true });
     expect(storage.filter((r) => r.method() === "PUT")).toHaveLength(2);
   });
 
