@@ -8,6 +8,7 @@ import { sessionCookieMaxAgeSeconds, type SessionToken, type SessionTokenError }
 import { headers } from "next/headers";
 import { resolveSession, shouldRefresh } from "@/lib/session/current-session";
 import type { SessionRecord } from "@/lib/session/session-record";
+import { userKeyFor } from "@/lib/auth/user-key";
 
 /** What the browser may know about its session's tokens: facts, never the tokens themselves. */
 export type TokenInfo = {
@@ -21,6 +22,8 @@ declare module "next-auth" {
   interface Session {
     error?: SessionTokenError;
     tokenInfo: TokenInfo;
+    /** Keys this user's data in the browser (lib/auth/user-key.ts); null only for a session without a subject. */
+    userKey: string | null;
     user: { name?: string | null; email?: string | null } & DefaultSession["user"];
   }
 }
@@ -83,6 +86,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
         return {
           expires: session.expires,
           user: { name: t.name ?? null, email: t.email ?? null },
+          userKey: t.sub ? userKeyFor(config.issuer, t.sub) : null,
           ...(t.error ? { error: t.error } : {}),
           tokenInfo: tokenInfoByToken.get(t) ?? NO_TOKEN_INFO,
         } as typeof session;

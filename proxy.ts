@@ -36,7 +36,6 @@ export async function proxy(req: NextRequest) {
 
   const headers = new Headers(req.headers);
   headers.set("content-security-policy", csp);
-  headers.set("x-nonce", nonce);
   headers.set(SESSION_REFRESHED_HEADER, "1");
   const ended = state?.status === "ended";
   const reEncrypted = token && underOldSecret && !ended ? await encodeSessionToken(req, token) : null;

@@ -1,10 +1,11 @@
 "use server";
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { signOut } from "@/auth";
 import { endSessionUrl } from "@/lib/auth/end-session";
+import { servesHttps } from "@/lib/app-origin";
 import { readPageSession } from "@/lib/auth/page-access-token";
-import { FRESH_LOGIN_COOKIE, markerCookieOptions, usesSecureCookies } from "@/lib/auth/sign-in-markers";
+import { FRESH_LOGIN_COOKIE, markerCookieOptions } from "@/lib/auth/sign-in-markers";
 import { sameOriginPath, startSignIn } from "@/lib/auth/start-sign-in";
 import { endSessions } from "@/lib/session/end-sessions";
 import { readSessionById } from "@/lib/session/sessions";
@@ -30,6 +31,6 @@ export async function signOutOfApp() {
   const endSession = await endSessionUrl(session?.record ?? null);
   if (session) await endSessions([session], "signed out");
   await signOut({ redirect: false });
-  (await cookies()).set(FRESH_LOGIN_COOKIE, "1", markerCookieOptions(FRESH_LOGIN_COOKIE, usesSecureCookies()));
+  (await cookies()).set(FRESH_LOGIN_COOKIE, "1", markerCookieOptions(FRESH_LOGIN_COOKIE, servesHttps({ headers: await headers() })));
   redirect(endSession ?? "/");
 }

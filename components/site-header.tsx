@@ -1,8 +1,7 @@
 import Link from "next/link";
 import { auth } from "@/auth";
-import { signOutOfApp } from "@/app/actions";
-import { buttonClasses } from "@/components/ui/button";
 import { SignInButton } from "@/components/sign-in-button";
+import { SignOutButton } from "@/components/sign-out-button";
 import { NavLinks } from "@/components/nav-links";
 
 export async function SiteHeader() {
@@ -20,13 +19,9 @@ export async function SiteHeader() {
           <div className="flex flex-wrap items-center gap-2 sm:gap-4">
             <NavLinks />
             <span className="hidden text-sm text-slate-600 sm:inline" data-testid="signed-in-user">
-              {session.user.name ?? session.user.email}
+              {session.user.name ?? session.user.email ?? "Signed in"}
             </span>
-            <form action={signOutOfApp}>
-              <button type="submit" className={buttonClasses("secondary", "sm")}>
-                Sign out
-              </button>
-            </form>
+            <SignOutButton userKey={session.userKey} />
           </div>
         ) : (
           <SignInButton size="sm" label="Sign in" />

@@ -1,7 +1,10 @@
 import type { UploadedDocument } from "@/lib/upload/upload-document";
 
 /** Enough to find a document again; no tokens and no SAS URLs are ever stored. */
-export type RecentDocument = Pick<UploadedDocument, "name" | "doctype" | "itemId" | "fileId" | "subdocid" | "size" | "md5Hex" | "uploadedAt">;
+export type RecentDocument = Pick<
+  UploadedDocument,
+  "name" | "doctype" | "itemId" | "fileId" | "subdocid" | "size" | "md5Hex" | "uploadedAt" | "replacedItemId"
+>;
 
 export const RECENT_DOCUMENTS_LIMIT = 20;
 const KEY_PREFIX = "esign.recent-documents.v1:";
@@ -37,6 +40,7 @@ export function addRecentDocument(storage: Storage, userKey: string, doc: Upload
     size: doc.size,
     md5Hex: doc.md5Hex,
     uploadedAt: doc.uploadedAt,
+    ...(doc.replacedItemId ? { replacedItemId: doc.replacedItemId } : {}),
   };
   const list = [entry, ...readRecentDocuments(storage, userKey).filter((d) => d.itemId !== doc.itemId)].slice(0, RECENT_DOCUMENTS_LIMIT);
   try {

@@ -18,12 +18,14 @@ const CONFIDENTIAL_SCOPES = "openid profile email service.api offline_access";
 // The shared development client may not ask for offline_access (spec, Authentication §4).
 const PUBLIC_CLIENT_SCOPES = "openid email service.api";
 
-const httpUrl = (key: string) =>
+const httpUrlText = (key: string) =>
   z
     .string({ error: `${key} is required` })
     .trim()
-    .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), `${key} must be an http(s) URL`)
-    .transform((v) => v.replace(/\/+$/, ""));
+    .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), `${key} must be an http(s) URL`);
+
+/** An http(s) URL without trailing slashes, so that paths can be appended. */
+const httpUrl = (key: string) => httpUrlText(key).transform((v) => v.replace(/\/+$/, ""));
 
 const originList = (key: string) =>
   z
@@ -70,10 +72,15 @@ const schema = z
       .enum(["true", "false", "1", "0", ""])
       .optional()
       .transform((v) => v === "true" || v === "1"),
-    ESIGN_AUTH_URL: httpUrl("ESIGN_AUTH_URL").optional(),
+    // Kept as written: it is also the issuer, which id_tokens must name exactly (with or without a trailing slash).
+    ESIGN_AUTH_URL: httpUrlText("ESIGN_AUTH_URL").optional(),
     ESIGN_API_URL: httpUrl("ESIGN_API_URL").optional(),
     ESIGN_CLIENT_ID: z.string().trim().min(1, "ESIGN_CLIENT_ID must not be empty").optional(),
     ESIGN_CLIENT_SECRET: z.string().optional(),
+    ESIGN_PUBLIC_CLIENT: z
+      .enum(["true", "false", "1", "0", ""], { error: "ESIGN_PUBLIC_CLIENT must be true or false" })
+      .optional()
+      .transform((v) => v === "true" || v === "1"),
     ESIGN_TOKEN_AUTH_METHOD: z
       .enum(["client_secret_post", "client_secret_basic", "none"], {
         error: "ESIGN_TOKEN_AUTH_METHOD must be client_secret_post, client_secret_basic or none",
@@ -119,33 +126,14 @@ const schema = z
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
+const isTrue = (value: string | undefined) => value === "true" || value === "1";
+
 /** Rules that span several keys; checked on the raw values so they are reported alongside per-key problems. */
 function crossKeyProblems(source: Record<string, string | undefined>): string[] {
   const problems: string[] = [];
   const production = source.NODE_ENV === "production";
-  const sandboxRequested = source.ESIGN_USE_SANDBOX === "true" || source.ESIGN_USE_SANDBOX === "1";
-  if (production && !sandboxRequested) {
-    for (const key of ["ESIGN_AUTH_URL", "ESIGN_API_URL", "ESIGN_CLIENT_ID"]) {
-      if (!source[key]) {
-        problems.push(`${key} is required in production (or set ESIGN_USE_SANDBOX=true to run the demo against the sandbox)`);
-      }
-    }
-    const plainHttpStorage = (source.ESIGN_STORAGE_ORIGINS ?? "").split(",").filter((o) => o.trim().startsWith("http:"));
-    if (plainHttpStorage.length > 0) {
-      problems.push(`ESIGN_STORAGE_ORIGINS must use https in production (found ${plainHttpStorage.join(", ").trim()})`);
-    }
-    if (source.ESIGN_CLIENT_SECRET === SANDBOX_DEFAULTS.ESIGN_CLIENT_SECRET) {
-      problems.push("ESIGN_CLIENT_SECRET is the sandbox's public demo secret; production needs the real one");
-    }
-  }
-  if (production && source.AUTH_URL && URL.canParse(source.AUTH_URL)) {
-    const { protocol, hostname } = new URL(source.AUTH_URL);
-    if (protocol === "http:" && !LOOPBACK_HOSTS.has(hostname)) {
-      problems.push(
-        `AUTH_URL must be https in production (got ${source.AUTH_URL.trim()}): over plain http the session cookie is neither Secure nor __Secure-; only localhost may use http`,
-      );
-    }
-  }
+  const sandboxRequested = isTrue(source.ESIGN_USE_SANDBOX);
+  if (production) problems.push(...productionProblems(source, sandboxRequested));
   if (Boolean(source.ESIGN_AUTH_URL) !== Boolean(source.ESIGN_API_URL)) {
     problems.push("ESIGN_AUTH_URL and ESIGN_API_URL must be set together (leave both unset to use the sandbox)");
   }
@@ -153,11 +141,58 @@ function crossKeyProblems(source: Record<string, string | undefined>): string[] 
   if (method && method !== "none" && !source.ESIGN_CLIENT_SECRET) {
     problems.push(`ESIGN_TOKEN_AUTH_METHOD=${method} needs ESIGN_CLIENT_SECRET`);
   }
+  if (isTrue(source.ESIGN_PUBLIC_CLIENT) && source.ESIGN_CLIENT_SECRET) {
+    problems.push("ESIGN_PUBLIC_CLIENT=true and ESIGN_CLIENT_SECRET contradict each other: a public client has no secret");
+  }
+  return problems;
+}
+
+/**
+ * What the guide's production table (docs/configuration.md, "In production") marks as required, one line per key.
+ * ESIGN_USE_SANDBOX=true (demos, e2e) keeps the sandbox's defaults for the service keys; AUTH_URL is
+ * required either way, because without it URLs and cookie names would come from request headers.
+ */
+function productionProblems(source: Record<string, string | undefined>, sandboxRequested: boolean): string[] {
+  const problems: string[] = [];
+  const orSandbox = "(or set ESIGN_USE_SANDBOX=true to run the demo against the sandbox)";
+  if (!source.AUTH_URL?.trim()) {
+    problems.push("AUTH_URL is required in production: the app's public https origin, e.g. https://partner.example.com");
+  } else if (URL.canParse(source.AUTH_URL.trim())) {
+    const { protocol, hostname } = new URL(source.AUTH_URL.trim());
+    if (protocol === "http:" && !LOOPBACK_HOSTS.has(hostname)) {
+      problems.push(
+        `AUTH_URL must be https in production (got ${source.AUTH_URL.trim()}): over plain http the session cookie is neither Secure nor __Secure-; only localhost may use http`,
+      );
+    }
+  }
+  if (sandboxRequested) return problems;
+  for (const key of ["ESIGN_AUTH_URL", "ESIGN_API_URL", "ESIGN_CLIENT_ID"]) {
+    if (!source[key]) problems.push(`${key} is required in production ${orSandbox}`);
+  }
+  if (!source.ESIGN_CLIENT_SECRET && !isTrue(source.ESIGN_PUBLIC_CLIENT)) {
+    problems.push(
+      "ESIGN_CLIENT_SECRET is required in production (or set ESIGN_PUBLIC_CLIENT=true for a public client: no refresh tokens, so every session ends when its access token expires)",
+    );
+  }
+  if (source.ESIGN_CLIENT_SECRET === SANDBOX_DEFAULTS.ESIGN_CLIENT_SECRET) {
+    problems.push("ESIGN_CLIENT_SECRET is the sandbox's public demo secret; production needs the real one");
+  }
+  const storage = (source.ESIGN_STORAGE_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean);
+  if (storage.length === 0) {
+    problems.push(`ESIGN_STORAGE_ORIGINS is required in production: the https blob origins uploads go to, e.g. https://account.blob.core.windows.net`);
+  }
+  const plainHttpStorage = storage.filter((o) => o.startsWith("http:"));
+  if (plainHttpStorage.length > 0) {
+    problems.push(`ESIGN_STORAGE_ORIGINS must use https in production (found ${plainHttpStorage.join(", ")})`);
+  }
   return problems;
 }
 
 export type AppConfig = {
+  /** ESIGN_AUTH_URL without trailing slashes, for building endpoint URLs. */
   authUrl: string;
+  /** ESIGN_AUTH_URL exactly as configured: the issuer that discovery publishes and id_tokens name. */
+  issuer: string;
   apiUrl: string;
   clientId: string;
   /** Absent for a public client (the shared development client): PKCE alone protects the code. */
@@ -199,7 +234,8 @@ export function parseConfig(source: Record<string, string | undefined>): AppConf
     env.ESIGN_CLIENT_SECRET ||
     (usesSandbox && clientId === SANDBOX_DEFAULTS.ESIGN_CLIENT_ID ? SANDBOX_DEFAULTS.ESIGN_CLIENT_SECRET : undefined);
   return {
-    authUrl: env.ESIGN_AUTH_URL ?? SANDBOX_DEFAULTS.ESIGN_AUTH_URL,
+    authUrl: (env.ESIGN_AUTH_URL ?? SANDBOX_DEFAULTS.ESIGN_AUTH_URL).replace(/\/+$/, ""),
+    issuer: env.ESIGN_AUTH_URL ?? SANDBOX_DEFAULTS.ESIGN_AUTH_URL,
     apiUrl: env.ESIGN_API_URL ?? SANDBOX_DEFAULTS.ESIGN_API_URL,
     clientId,
     clientSecret,

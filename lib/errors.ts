@@ -3,7 +3,7 @@ import { ZodError } from "zod";
 import { getLogger } from "@/lib/logging/logger";
 import { currentRequestId } from "@/lib/logging/request-context";
 
-/** Stable error codes shared by route handlers and the UI (see lib/error-messages.ts for the human text). */
+/** Stable error codes shared by route handlers and the UI; the human text travels with each AppError as `userMessage`. */
 export type ErrorCode =
   | "UNAUTHENTICATED"
   | "SESSION_EXPIRED"
@@ -15,7 +15,6 @@ export type ErrorCode =
   | "INSUFFICIENT_SCOPE"
   | "CROSS_SITE_REQUEST"
   | "PAYLOAD_TOO_LARGE"
-  | "SERVICE_REJECTED"
   | "SERVICE_UNAVAILABLE"
   | "SERVICE_TIMEOUT"
   | "BAD_UPSTREAM_RESPONSE"

@@ -6,7 +6,7 @@ import { buildClients, type RegisteredClient } from "./clients";
 import type { Faults } from "./faults";
 import type { Stats } from "./stats";
 import type { IssuedTokens } from "./issued-tokens";
-import { findUserById } from "./users";
+import { findUserById, idTokenClaims } from "./users";
 import { handleInteraction } from "./interactions";
 import { handleTokenRequest } from "./token-endpoint";
 import { logRequest, sendError } from "./http-utils";
@@ -28,7 +28,7 @@ async function findAccount(_ctx: unknown, id: string) {
   if (!user) return undefined;
   return {
     accountId: user.id,
-    claims: async () => ({ sub: user.id, email: user.email, email_verified: true, name: user.name }),
+    claims: async () => idTokenClaims(user),
   };
 }
 

@@ -14,8 +14,8 @@ import {
 import type { SandboxConfig } from "./config";
 
 // Azurite's fixed development account (public, documented by Microsoft); not a secret.
-const ACCOUNT = "devstoreaccount1";
-const ACCOUNT_KEY = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+export const ACCOUNT = "devstoreaccount1";
+export const ACCOUNT_KEY = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
 export const CONTAINER = "documents";
 const READY_TIMEOUT_MS = 15_000;
 

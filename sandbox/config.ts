@@ -40,6 +40,8 @@ const port = z.coerce.number(portMessage).int(portMessage).min(1, portMessage).m
 const secondsMessage = { error: "must be a whole number of seconds greater than 0" };
 const seconds = z.coerce.number(secondsMessage).int(secondsMessage).positive(secondsMessage);
 const url = z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" }).transform((value) => value.replace(/\/+$/, ""));
+// The issuer is kept as written: some identity servers publish it with a trailing slash, and the app must cope.
+const issuerUrl = z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" });
 const list = z
   .string()
   .transform((value) => value.split(",").map((item) => item.trim()).filter(Boolean))
@@ -53,7 +55,7 @@ const envSchema = {
   SANDBOX_AUTH_PORT: ["authPort", port],
   SANDBOX_API_PORT: ["apiPort", port],
   SANDBOX_BLOB_PORT: ["blobPort", port],
-  SANDBOX_AUTH_URL: ["authUrl", url],
+  SANDBOX_AUTH_URL: ["authUrl", issuerUrl],
   SANDBOX_API_URL: ["apiUrl", url],
   SANDBOX_BLOB_URL: ["blobUrl", url],
   SANDBOX_ACCESS_TOKEN_TTL: ["accessTokenTtl", seconds],

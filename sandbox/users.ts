@@ -17,6 +17,11 @@ export interface User {
   locale: string;
   /** Absent for users who signed up but never joined a customer account (getuserinfo → 400). */
   customer?: Customer;
+  /**
+   * Set for users whose id_token carries only `sub`, as some identity servers send it: no email, no
+   * name. They sign in with `email` all the same; it is their login name at the service.
+   */
+  subjectOnly?: true;
 }
 
 const users: readonly User[] = [
@@ -43,7 +48,46 @@ const users: readonly User[] = [
     role: "member",
     locale: "en-US",
   },
+  // Two subject-only users sharing one customer account: what the app keeps per user must not be keyed by email or name.
+  {
+    id: "c41f7a2e-5d83-4b90-a6e1-2f8c9d0b7e54",
+    email: "carol@example.com",
+    password: "carol-password",
+    name: "Carol Example",
+    role: "member",
+    locale: "en-GB",
+    subjectOnly: true,
+    customer: {
+      id: "8e2a6c1d-47b5-4f93-9a0e-3d5b7c9f1a26",
+      name: "Subject Only Ltd",
+      plan: "business",
+      country: "GB",
+      createdAt: "2025-01-20T08:00:00.000Z",
+    },
+  },
+  {
+    id: "d52e8b3f-6e94-4ca1-b7f2-3a9d0e1c8f65",
+    email: "dave@example.com",
+    password: "dave-password",
+    name: "Dave Example",
+    role: "member",
+    locale: "en-GB",
+    subjectOnly: true,
+    customer: {
+      id: "8e2a6c1d-47b5-4f93-9a0e-3d5b7c9f1a26",
+      name: "Subject Only Ltd",
+      plan: "business",
+      country: "GB",
+      createdAt: "2025-01-20T08:00:00.000Z",
+    },
+  },
 ];
+
+/** The id_token claims of `user`: the subject, and email and name unless the user is subject-only. */
+export function idTokenClaims(user: User): Record<string, unknown> {
+  if (user.subjectOnly) return { sub: user.id };
+  return { sub: user.id, email: user.email, email_verified: true, name: user.name };
+}
 
 export function listUsers(): readonly User[] {
   return users;

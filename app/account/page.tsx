@@ -29,7 +29,7 @@ export default async function AccountPage() {
       </div>
       <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
         {/* Keyed by the user: another person signing in gets a new, empty query cache, never the last one's record. */}
-        <AccountView key={session.user.email ?? session.user.name ?? ""} initial={account} />
+        <AccountView key={session.userKey ?? ""} initial={account} />
         <TokenPanel tokenInfo={session.tokenInfo} />
       </div>
       <SessionsPanel initial={sessions} />

@@ -8,7 +8,7 @@ export const metadata: Metadata = { title: "Documents" };
 
 export default async function DocumentsPage() {
   const session = await auth();
-  if (!session) {
+  if (!session?.userKey) {
     return (
       <SignInPrompt
         title="Sign in to upload documents"
@@ -30,7 +30,7 @@ export default async function DocumentsPage() {
         allowedOrigins={storageOrigins}
         doctypeSuggestions={doctypeSuggestions}
         uploadBlocks={uploadBlocks}
-        userKey={session.user.email ?? session.user.name ?? "signed-in-user"}
+        userKey={session.userKey}
       />
     </div>
   );

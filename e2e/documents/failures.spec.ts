@@ -1,3 +1,4 @@
+import path from "node:path";
 import { test, expect } from "../fixtures/test";
 import { signIn, users } from "../fixtures/users";
 import { urls } from "../ports";
@@ -27,6 +28,11 @@ test.describe("document upload when something goes wrong", () => {
     await expectStored(stored, file);
     expect(docs.filter((d) => !d.blob.exists)).toHaveLength(1);
     await expect(success.locator('[data-field="Item ID"]')).toHaveText(stored!.itemId);
+    // The person is told which item was left without a file, in the row and in Recent documents.
+    const abandoned = docs.find((d) => !d.blob.exists)!;
+    await expect(success.locator('[data-field="Created first"]')).toContainText(abandoned.itemId);
+    await expect(page.getByTestId("replaced-item")).toContainText(abandoned.itemId);
+    await page.screenshot({ path: path.join(import.meta.dirname, "../../screenshots/documents-renewed-upload.png"), fullPage: true });
     expect(storage.filter((r) => r.method() === "PUT")).toHaveLength(2);
   });
 

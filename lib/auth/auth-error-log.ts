@@ -1,6 +1,7 @@
 import "server-only";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { classifyCallbackFailure, describeAuthError } from "@/lib/auth/callback-failure";
+import { getLogger } from "@/lib/logging/logger";
 
 type Capture = { error?: unknown };
 
@@ -23,6 +24,6 @@ export async function captureAuthError<T>(run: () => Promise<T>): Promise<{ resu
 export function logAuthError(error: Error): void {
   const capture = captures.getStore();
   if (capture) capture.error = error;
-  if (classifyCallbackFailure(error) === "stale") console.warn(`[auth] sign-in link stale or already used: ${describeAuthError(error)}`);
-  else console.error(`[auth][error] ${describeAuthError(error)}`);
+  if (classifyCallbackFailure(error) === "stale") getLogger().warn(`[auth] sign-in link stale or already used: ${describeAuthError(error)}`);
+  else getLogger().error(`[auth][error] ${describeAuthError(error)}`);
 }

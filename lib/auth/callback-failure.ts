@@ -10,7 +10,18 @@
  */
 export type CallbackFailureKind = "stale" | "configuration";
 
-type ErrorLike = { err?: unknown; name?: unknown; type?: unknown; message?: unknown; code?: unknown; error?: unknown; status?: unknown; error_description?: unknown; cause?: unknown };
+type ErrorLike = {
+  err?: unknown;
+  name?: unknown;
+  type?: unknown;
+  message?: unknown;
+  code?: unknown;
+  error?: unknown;
+  status?: unknown;
+  error_description?: unknown;
+  cause?: unknown;
+  claim?: unknown;
+};
 
 function asErrorLike(value: unknown): ErrorLike | undefined {
   return value && typeof value === "object" ? (value as ErrorLike) : undefined;
@@ -21,8 +32,25 @@ function innerError(error: ErrorLike): ErrorLike | undefined {
   return asErrorLike(asErrorLike(error.cause)?.err);
 }
 
-// oauth4webapi's own wording for a state or nonce that is not the one this browser sent (its codes are generic).
-const CHECK_MISMATCH = /"state"|"nonce"/;
+/**
+ * oauth4webapi's error codes and the structured `cause` it attaches; only the state check needs its text,
+ * because the same code and cause shape also cover an unexpected `iss`. tests/unit/callback-failure.test.ts
+ * pins these texts against the installed version, so a library upgrade that rewords them fails there.
+ */
+export const OAUTH_CODES = {
+  responseBodyError: "OAUTH_RESPONSE_BODY_ERROR",
+  claimComparison: "OAUTH_JWT_CLAIM_COMPARISON_FAILED",
+  invalidResponse: "OAUTH_INVALID_RESPONSE",
+} as const;
+export const STATE_CHECK_MESSAGES: readonly string[] = ['unexpected "state" response parameter value', 'response parameter "state" missing'];
+
+function isNonceMismatch(inner: ErrorLike): boolean {
+  return inner.code === OAUTH_CODES.claimComparison && asErrorLike(inner.cause)?.claim === "nonce";
+}
+
+function isStateMismatch(inner: ErrorLike): boolean {
+  return inner.code === OAUTH_CODES.invalidResponse && typeof inner.message === "string" && STATE_CHECK_MESSAGES.includes(inner.message);
+}
 
 export function classifyCallbackFailure(error: unknown): CallbackFailureKind {
   const outer = asErrorLike(error);
@@ -31,12 +59,8 @@ export function classifyCallbackFailure(error: unknown): CallbackFailureKind {
   if (outer.type !== "CallbackRouteError") return "configuration";
   const inner = innerError(outer);
   if (!inner) return "configuration";
-  if (inner.code === "OAUTH_RESPONSE_BODY_ERROR") return inner.error === "invalid_grant" ? "stale" : "configuration";
-  // oauth4webapi's errors carry an `OAUTH_*` code; their class names do not survive minification.
-  if (typeof inner.code === "string" && inner.code.startsWith("OAUTH_") && typeof inner.message === "string" && CHECK_MISMATCH.test(inner.message)) {
-    return "stale";
-  }
-  return "configuration";
+  if (inner.code === OAUTH_CODES.responseBodyError) return inner.error === "invalid_grant" ? "stale" : "configuration";
+  return isNonceMismatch(inner) || isStateMismatch(inner) ? "stale" : "configuration";
 }
 
 /**

@@ -5,7 +5,8 @@ import { classifyCallbackFailure } from "@/lib/auth/callback-failure";
 import { safeRedirect } from "@/lib/auth/safe-redirect";
 import { readSessionToken } from "@/lib/auth/session-cookie";
 import { formatRestartLog, mayRestart, parseRestartLog, restartedEntry } from "@/lib/auth/restart-guard";
-import { FRESH_LOGIN_COOKIE, markerCookieOptions, RESTARTED_COOKIE, usesSecureCookies } from "@/lib/auth/sign-in-markers";
+import { appOrigin, servesHttps } from "@/lib/app-origin";
+import { FRESH_LOGIN_COOKIE, markerCookieOptions, RESTARTED_COOKIE } from "@/lib/auth/sign-in-markers";
 
 const ERROR_PAGE = "/auth/error";
 
@@ -18,7 +19,7 @@ function hasSignInInProgress(req: NextRequest): boolean {
 function intendedPath(req: NextRequest): string {
   const cookie = req.cookies.getAll().find((c) => c.name.endsWith("authjs.callback-url"))?.value;
   if (!cookie) return "/account";
-  const target = new URL(safeRedirect(cookie, req.nextUrl.origin));
+  const target = new URL(safeRedirect(cookie, appOrigin(req)));
   return target.pathname === "/" && !target.search ? "/account" : `${target.pathname}${target.search}`;
 }
 
@@ -34,6 +35,25 @@ function redirectKeepingCookies(from: Response, to: URL, secure: boolean, marker
   for (const { name, value } of markers) {
     res.cookies.set(name, value ?? "", { ...markerCookieOptions(name, secure), ...(value === undefined ? { maxAge: 0 } : {}) });
   }
+  for (const cookie of from.headers.getSetCookie()) res.headers.append("set-cookie", cookie);
+  return res;
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * Sends the browser on to `/auth/restart` from a page of the app itself rather than by a redirect: a
+ * redirect would keep the callback's cross-site origin (the service's page sent it), and /auth/restart
+ * acts only on a same-origin navigation, so that a link from another site cannot start a flow. The
+ * refresh needs no script; the link is there for anyone whose browser does not follow it.
+ */
+function continueToRestart(from: Response, to: URL, secure: boolean, markers: MarkerChange[]): NextResponse {
+  const href = escapeHtml(`${to.pathname}${to.search}`);
+  const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${href}"><title>Signing you in again</title></head><body><main><p>Signing you in again… <a href="${href}">Continue</a></p></main></body></html>`;
+  const res = new NextResponse(page, {
+    headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "referrer-policy": "strict-origin" },
+  });
+  for (const { name, value } of markers) res.cookies.set(name, value ?? "", markerCookieOptions(name, secure));
   for (const cookie of from.headers.getSetCookie()) res.headers.append("set-cookie", cookie);
   return res;
 }
@@ -62,8 +82,8 @@ function isErrorPageRedirect(res: Response, origin: string): boolean {
  */
 export async function handleCallback(req: NextRequest, run: (req: NextRequest) => Promise<Response>): Promise<Response> {
   const { result, error } = await captureAuthError(() => run(req));
-  const origin = req.nextUrl.origin;
-  const secure = usesSecureCookies(req.nextUrl.href);
+  const origin = appOrigin(req);
+  const secure = servesHttps(req);
 
   if (!isErrorPageRedirect(result, origin)) {
     const location = result.headers.get("location");
@@ -82,7 +102,7 @@ export async function handleCallback(req: NextRequest, run: (req: NextRequest) =
   if (hasSignInInProgress(req) && mayRestart(log, state)) {
     const restart = new URL("/auth/restart", origin);
     restart.searchParams.set("callbackUrl", intendedPath(req));
-    return redirectKeepingCookies(result, restart, secure, [{ name: RESTARTED_COOKIE, value: formatRestartLog([...log, restartedEntry(state)]) }]);
+    return continueToRestart(result, restart, secure, [{ name: RESTARTED_COOKIE, value: formatRestartLog([...log, restartedEntry(state)]) }]);
   }
   return redirectKeepingCookies(result, new URL(`${ERROR_PAGE}?error=LinkExpired`, origin), secure);
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import { headers } from "next/headers";
+import { appOrigin } from "@/lib/app-origin";
 import { getConfig } from "@/lib/env";
 import { getDiscovery } from "@/lib/auth/discovery";
 import { getLogger } from "@/lib/logging/logger";
@@ -22,13 +23,10 @@ export async function endSessionUrl(record: SessionRecord | null): Promise<strin
     },
   );
   if (!found) return null;
-  const requestHeaders = await headers();
-  const appOrigin = process.env.AUTH_URL
-    ? new URL(process.env.AUTH_URL).origin
-    : `${requestHeaders.get("x-forwarded-proto") ?? "http"}://${requestHeaders.get("x-forwarded-host") ?? requestHeaders.get("host")}`;
+  const origin = appOrigin({ headers: await headers() });
   const url = new URL(found);
   url.searchParams.set("id_token_hint", record.idToken);
   url.searchParams.set("client_id", getConfig().clientId);
-  url.searchParams.set("post_logout_redirect_uri", `${appOrigin}/`);
+  url.searchParams.set("post_logout_redirect_uri", `${origin}/`);
   return url.href;
 }

@@ -13,7 +13,8 @@ export function esignProvider(config: AppConfig): OIDCConfig<EsignIdTokenClaims>
     id: "esign",
     name: "eSign",
     type: "oidc",
-    issuer: config.authUrl,
+    // Exactly as configured: oauth4webapi compares it with the id_token's `iss` character for character.
+    issuer: config.issuer,
     clientId: config.clientId,
     clientSecret: config.clientSecret,
     client: { token_endpoint_auth_method: config.tokenAuthMethod },

@@ -1,6 +1,6 @@
 import "server-only";
 import { cookies, headers } from "next/headers";
-import { decodeSessionCookie, sessionCookieNameFor } from "@/lib/auth/session-cookie";
+import { decodeSessionCookie, sessionCookieName } from "@/lib/auth/session-cookie";
 import { resolveSession, shouldRefresh, type SessionState } from "@/lib/session/current-session";
 import { isAccessTokenExpired } from "@/lib/session/session-record";
 
@@ -10,7 +10,7 @@ import { isAccessTokenExpired } from "@/lib/session/session-record";
  */
 export async function readPageSession(): Promise<SessionState | null> {
   const [cookieStore, headerStore] = await Promise.all([cookies(), headers()]);
-  const token = await decodeSessionCookie(cookieStore, sessionCookieNameFor(headerStore.get("x-forwarded-proto") ?? "http"));
+  const token = await decodeSessionCookie(cookieStore, sessionCookieName({ headers: headerStore }));
   return token?.sessionHandle ? resolveSession(token.sessionHandle, shouldRefresh(headerStore)) : null;
 }
 

@@ -1,6 +1,7 @@
 import "server-only";
 import type { NextRequest, NextResponse } from "next/server";
 import { decode, encode } from "next-auth/jwt";
+import { servesHttps, type RequestLike } from "@/lib/app-origin";
 import { getConfig } from "@/lib/env";
 import { sessionCookieMaxAgeSeconds, type SessionToken } from "@/lib/auth/session-token";
 
@@ -12,15 +13,9 @@ export type CookieReader = {
   getAll(): { name: string; value: string }[];
 };
 
-/** Auth.js's cookie name for a request made over `protocol` ("http" or "https"), unless AUTH_URL says otherwise. */
-export function sessionCookieNameFor(protocol: string): string {
-  const origin = process.env.AUTH_URL ?? `${protocol}://`;
-  return origin.startsWith("https") ? `__Secure-${BASE_NAME}` : BASE_NAME;
-}
-
 /** Auth.js's cookie name: `__Secure-` prefixed when the app is served over https. */
-export function sessionCookieName(req: NextRequest): string {
-  return sessionCookieNameFor(req.headers.get("x-forwarded-proto") ?? req.nextUrl.protocol.replace(":", ""));
+export function sessionCookieName(req: RequestLike): string {
+  return servesHttps(req) ? `__Secure-${BASE_NAME}` : BASE_NAME;
 }
 
 // Auth.js splits cookies over 4 KB into name.0, name.1, …; ours hold a handle and stay small, but read either form.

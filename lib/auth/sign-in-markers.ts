@@ -25,8 +25,3 @@ export function markerCookieOptions(name: typeof RESTARTED_COOKIE | typeof FRESH
     maxAge: name === RESTARTED_COOKIE ? RESTARTED_MAX_AGE_SECONDS : FRESH_LOGIN_MAX_AGE_SECONDS,
   };
 }
-
-/** Whether cookies of this app are sent over https only (Auth.js's rule: the public URL's scheme). */
-export function usesSecureCookies(requestUrl = ""): boolean {
-  return (process.env.AUTH_URL ?? requestUrl).startsWith("https:");
-}

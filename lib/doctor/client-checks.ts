@@ -143,7 +143,12 @@ export async function checkRedirectUri(ctx: DoctorContext): Promise<CheckResult>
   return { id: "redirect-uri", title, status: "fail", detail: `${redirectUri} refused (${answer.status}${code ? ` ${code}` : ""})`, fix };
 }
 
-/** Check 5: every requested scope is one the service publishes, and a public client does not ask for refresh tokens. */
+/**
+ * Check 5: the scopes the app needs are requested, and a public client does not ask for refresh tokens.
+ * A requested scope missing from `scopes_supported` is only a warning: OpenID Connect Discovery lets a
+ * service leave scopes unadvertised, and a service may grant another scope for it (service.app for
+ * service.api in the spec's sample). A refusal shows at the authorize endpoint (the Redirect URI check).
+ */
 export function checkScopes({ config }: DoctorContext, discovery: Discovery | undefined): CheckResult {
   const title = "Scopes";
   const requested = config.scopes.split(/\s+/).filter(Boolean);
@@ -170,14 +175,14 @@ export function checkScopes({ config }: DoctorContext, discovery: Discovery | un
     const why = discovery ? "the service publishes no scopes_supported" : "scopes_supported not read";
     return { id: "scopes", title, status: "pass", detail: `${config.scopes} (${why})` };
   }
-  const unsupported = requested.filter((s) => !supported.includes(s));
-  if (unsupported.length > 0) {
+  const unadvertised = requested.filter((s) => !supported.includes(s));
+  if (unadvertised.length > 0) {
     return {
       id: "scopes",
       title,
-      status: "fail",
-      detail: `not supported by the service: ${unsupported.join(" ")}`,
-      fix: `Remove ${unsupported.join(" ")} from ESIGN_SCOPES (supported: ${supported.join(" ")}).`,
+      status: "warn",
+      detail: `not in discovery's scopes_supported: ${unadvertised.join(" ")} (advertised: ${supported.join(" ")})`,
+      fix: `Sign in once and check the granted scopes on the account page: if the service grants what ${unadvertised.join(" ")} stands for, nothing to do; if sign-in is refused with invalid_scope, remove ${unadvertised.join(" ")} from ESIGN_SCOPES.`,
     };
   }
   return { id: "scopes", title, status: "pass", detail: `${config.scopes}, all supported` };

@@ -1,4 +1,5 @@
 import "server-only";
+import { appOrigin } from "@/lib/app-origin";
 import type { AppConfig } from "@/lib/env";
 
 /** What every check needs: the parsed configuration and where the app says it lives. */
@@ -17,15 +18,16 @@ export type Discovery = {
   jwks_uri?: unknown;
   scopes_supported?: unknown;
   id_token_signing_alg_values_supported?: unknown;
+  backchannel_logout_supported?: unknown;
+  backchannel_logout_session_supported?: unknown;
+  revocation_endpoint?: unknown;
 };
 
-export function contextFrom(config: AppConfig, authUrl: string | undefined): DoctorContext {
-  // `npm start` serves the app on :3000, which is what the sandbox registers by default.
-  const appUrl = authUrl ?? (config.usesSandbox ? "http://localhost:3000" : undefined);
-  const appOrigin = appUrl ? new URL(appUrl).origin : undefined;
-  return {
-    config,
-    appOrigin,
-    redirectUri: appUrl ? `${appUrl.replace(/\/+$/, "")}/api/auth/callback/esign` : undefined,
-  };
+/** `env` is the environment the doctor was given; AUTH_URL was validated by parseConfig. */
+export function contextFrom(config: AppConfig, env: Record<string, string | undefined>): DoctorContext {
+  const authUrl = env.AUTH_URL?.trim().replace(/\/+$/, "") || undefined;
+  if (!authUrl && !config.usesSandbox) return { config, appOrigin: undefined, redirectUri: undefined };
+  // Without AUTH_URL, the app as `npm start` serves it on :3000, which the sandbox registers by default.
+  const origin = appOrigin({ headers: new Headers({ host: "localhost:3000" }) }, env);
+  return { config, appOrigin: origin, redirectUri: `${authUrl ?? origin}/api/auth/callback/esign` };
 }

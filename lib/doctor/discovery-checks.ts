@@ -6,7 +6,10 @@ import type { CheckResult } from "@/lib/doctor/report";
 
 export type DiscoveryOutcome = { result: CheckResult; discovery?: Discovery; serverDate?: string };
 
-/** Check 2a: discovery answers and names ESIGN_AUTH_URL as its issuer (id_tokens are checked against it). */
+/**
+ * Check 2a: discovery answers and names ESIGN_AUTH_URL, exactly as written, as its issuer: sign-in
+ * compares the id_token's `iss` with it character for character, trailing slash included.
+ */
 export async function checkDiscovery({ config }: DoctorContext): Promise<DiscoveryOutcome> {
   const title = "Auth server discovery";
   const url = `${config.authUrl}/.well-known/openid-configuration`;
@@ -41,7 +44,7 @@ export async function checkDiscovery({ config }: DoctorContext): Promise<Discove
       },
     };
   }
-  if (discovery.issuer !== config.authUrl) {
+  if (discovery.issuer !== config.issuer) {
     return {
       discovery,
       serverDate,
@@ -49,7 +52,7 @@ export async function checkDiscovery({ config }: DoctorContext): Promise<Discove
         id: "discovery",
         title,
         status: "fail",
-        detail: `issuer is ${discovery.issuer}, ESIGN_AUTH_URL is ${config.authUrl}`,
+        detail: `issuer is ${discovery.issuer}, ESIGN_AUTH_URL is ${config.issuer}`,
         fix: `Set ESIGN_AUTH_URL=${discovery.issuer} (id_tokens are checked against the issuer).`,
       },
     };

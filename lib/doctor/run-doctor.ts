@@ -3,6 +3,7 @@ import { ConfigError, parseConfig, SANDBOX_DEFAULTS } from "@/lib/env";
 import { checkClientCredentials, checkRedirectUri, checkScopes } from "@/lib/doctor/client-checks";
 import { checkClock, checkDiscovery, checkEndpoints, checkJwks } from "@/lib/doctor/discovery-checks";
 import { contextFrom } from "@/lib/doctor/context";
+import { checkBackchannelLogout, checkRevocation } from "@/lib/doctor/logout-checks";
 import { redact, type CheckResult } from "@/lib/doctor/report";
 import { checkApi, checkStorageCors } from "@/lib/doctor/service-checks";
 
@@ -10,7 +11,8 @@ const skipped = (id: string, title: string, reason: string): CheckResult => ({ i
 
 /**
  * Checks a configuration end to end before any user signs in: configuration, discovery, keys, client
- * credentials, redirect URI, scopes, API, storage CORS and clock. Creates nothing and needs no user.
+ * credentials, redirect URI, scopes, logout support (back-channel logout, token revocation), API, storage
+ * CORS and clock. Creates nothing and needs no user.
  */
 export async function runDoctor(env: Record<string, string | undefined>): Promise<CheckResult[]> {
   const results = await runChecks(env);
@@ -36,8 +38,7 @@ async function runChecks(env: Record<string, string | undefined>): Promise<Check
       skipped("service", "Service checks", "need a valid configuration"),
     ];
   }
-  // AUTH_URL was validated by parseConfig; AppConfig does not carry it because the app reads it through next-auth.
-  const ctx = contextFrom(config, env.AUTH_URL?.trim().replace(/\/+$/, "") || undefined);
+  const ctx = contextFrom(config, env);
   const results: CheckResult[] = [
     {
       id: "config",
@@ -63,6 +64,8 @@ async function runChecks(env: Record<string, string | undefined>): Promise<Check
     client,
     redirect,
     checkScopes(ctx, discovery),
+    authServerUp ? checkBackchannelLogout(ctx, discovery) : skipped("backchannel-logout", "Back-channel logout", notReached),
+    authServerUp ? checkRevocation(discovery) : skipped("revocation", "Token revocation", notReached),
     api,
     ...storage,
     serverDate ? checkClock(serverDate) : skipped("clock", "Clock", notReached),

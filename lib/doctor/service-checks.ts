@@ -43,6 +43,37 @@ function probePath(origin: string): string {
 
 const listOf = (value: string | null) => (value ?? "").split(",").map((v) => v.trim().toLowerCase()).filter(Boolean);
 
+/** Headers a storage front end need not list as exposed: CORS's own, `vary`, hop-by-hop ones and `date`. */
+const NEVER_LISTED = new Set([
+  "access-control-allow-origin",
+  "access-control-allow-credentials",
+  "access-control-expose-headers",
+  "vary",
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "date",
+]);
+/** CORS-safelisted response headers: the browser reads them whatever the rule, and storage may not list them. */
+const SAFELISTED = new Set(["cache-control", "content-language", "content-length", "content-type", "expires", "last-modified", "pragma"]);
+
+/**
+ * Which of the headers the upload reads (content-md5 and the x-ms-* ones) a browser cannot read, judged
+ * from a refused PUT. Azure (and Azurite, which follows it) answer Access-Control-Expose-Headers with each
+ * literal name of the rule, present or not, and for a prefix rule (`x-ms-*`, or `*`) with only this
+ * response's headers that match it. A refused PUT carries no content-md5, so a `*` rule shows as "every
+ * header of this answer is listed" (`server` too), not as `*` and not as content-md5.
+ */
+export function unreadableUploadHeaders(response: Headers): string[] {
+  const exposed = new Set(listOf(response.get("access-control-expose-headers")));
+  const listable = [...response.keys()].filter((h) => !NEVER_LISTED.has(h) && !SAFELISTED.has(h));
+  // Only a header outside x-ms-* (such as `server`) tells a catch-all rule from `x-ms-*`.
+  const everything = exposed.has("*") || (listable.some((h) => !h.startsWith("x-ms-")) && listable.every((h) => exposed.has(h)));
+  if (everything) return [];
+  const msHeaders = listable.filter((h) => h.startsWith("x-ms-") && !exposed.has(h));
+  return [...(exposed.has("content-md5") ? [] : ["content-md5"]), ...msHeaders];
+}
+
 async function checkOneStorageOrigin(storageOrigin: string, appOrigin: string, timeoutMs: number): Promise<CheckResult> {
   const id = `storage-cors:${storageOrigin}`;
   const title = `Storage CORS ${storageOrigin}`;
@@ -72,19 +103,18 @@ async function checkOneStorageOrigin(storageOrigin: string, appOrigin: string, t
   }
   if (problems.length > 0) return { id, title, status: "fail", detail: problems.join("; "), fix };
 
-  // Exposed headers come on the actual response, not the preflight: an anonymous GET of a blob that is not
-  // there (refused, creates nothing) carries them.
-  const plain = await probe(url, { headers: { origin: appOrigin } }, timeoutMs);
-  if (!plain.ok) return { id, title, status: "fail", detail: `no answer to a GET (${plain.error})`, fix };
-  const exposed = listOf(plain.headers.get("access-control-expose-headers"));
-  const anything = exposed.includes("*");
-  const msHeaders = [...plain.headers.keys()].filter((h) => h.startsWith("x-ms-"));
-  const unreadable = [
-    ...(anything || exposed.includes("content-md5") ? [] : ["content-md5"]),
-    ...(anything || exposed.includes("x-ms-*") ? [] : msHeaders.filter((h) => !exposed.includes(h))),
-  ];
+  // Exposed headers come on the actual response, not the preflight. An anonymous PUT (no SAS: refused,
+  // creates nothing) is what the browser sends, and a rule allowing only PUT and OPTIONS answers it with CORS.
+  const plain = await probe(
+    url,
+    { method: "PUT", body: "", headers: { origin: appOrigin, "content-type": "application/octet-stream", "x-ms-blob-type": "BlockBlob" } },
+    timeoutMs,
+  );
+  if (!plain.ok) return { id, title, status: "fail", detail: `no answer to a PUT (${plain.error})`, fix };
+  const unreadable = unreadableUploadHeaders(plain.headers);
   if (unreadable.length > 0) {
-    return { id, title, status: "fail", detail: `the browser cannot read ${unreadable.join(", ")} (exposed: ${exposed.join(", ") || "none"})`, fix };
+    const exposed = plain.headers.get("access-control-expose-headers") || "none";
+    return { id, title, status: "fail", detail: `the browser cannot read ${unreadable.join(", ")} (exposed: ${exposed})`, fix };
   }
   return { id, title, status: "pass", detail: `PUT from ${appOrigin} with ${UPLOAD_HEADERS.join(", ")} allowed; content-md5 and x-ms-* readable` };
 }

@@ -1,11 +1,18 @@
 import "server-only";
 import type { NextRequest } from "next/server";
+import { appOrigin } from "@/lib/app-origin";
 import { AppError } from "@/lib/errors";
 
-/** The origin the app is served from: AUTH_URL when set (behind a proxy the request URL may be internal). */
-export function appOrigin(req: NextRequest): string {
-  const configured = process.env.AUTH_URL;
-  return configured && URL.canParse(configured) ? new URL(configured).origin : req.nextUrl.origin;
+/**
+ * Whether a GET navigation came from a page of this app: Sec-Fetch-Site says so, or, from a browser
+ * that does not send it, Origin or Referer names the app's origin. A link on another site, a bookmark
+ * or a typed URL is not one.
+ */
+export function isSameOriginNavigation(req: NextRequest): boolean {
+  const site = req.headers.get("sec-fetch-site");
+  if (site !== null) return site === "same-origin";
+  const from = req.headers.get("origin") ?? req.headers.get("referer");
+  return from !== null && URL.canParse(from) && new URL(from).origin === appOrigin(req);
 }
 
 /**

@@ -3,14 +3,6 @@ import { hashBlockMd5, putBlock, putBlockList } from "@/lib/upload/put-block";
 import { retryTransient } from "@/lib/upload/retry-transient";
 import { UploadError } from "@/lib/upload/upload-error";
 
-/**
- * How long a block may show no upload progress before it is cut and retried. Chromium reports upload
- * progress about every 50 ms while bytes move, and even a 1 Mbit/s uplink moves an 8 MiB block's bytes
- * in steady steps, so 30 s of silence means a dead connection, not a slow one; it costs at most 30 s
- * plus one block re-sent, against an upload that otherwise never ends.
- */
-export const BLOCK_STALL_TIMEOUT_MS = 30_000;
-
 export type BlockUploadOptions = {
   /** The checked upload endpoint (blob URL with its SAS). */
   url: URL;
@@ -29,7 +21,7 @@ export type BlockUploadOptions = {
   signal?: AbortSignal;
   /** Base64 MD5 of one block; the app hashes in a Web Worker (block-hasher.ts) to keep the page free. */
   hashBlock?: (block: Blob) => Promise<string>;
-  /** Defaults to BLOCK_STALL_TIMEOUT_MS; tests shorten it. */
+  /** For every Put Block and the Put Block List; defaults to xhrPut's STALL_TIMEOUT_MS; tests shorten it. */
   stallTimeoutMs?: number;
 };
 
@@ -56,7 +48,7 @@ function isBlockRefusal(error: unknown): error is UploadError {
  * is visible as a blob until the commit, so an abort leaves no blob (staged blocks expire at storage).
  */
 export async function uploadInBlocks(options: BlockUploadOptions): Promise<void> {
-  const { url, file, concurrency, signal, hashBlock = hashBlockMd5, stallTimeoutMs = BLOCK_STALL_TIMEOUT_MS } = options;
+  const { url, file, concurrency, signal, hashBlock = hashBlockMd5, stallTimeoutMs } = options;
   const { blockSize, count } = planBlocks(file.size, options.blockSize);
   const ids = Array.from({ length: count }, (_, index) => blockId(url.pathname, index));
   const staged = new Set(options.staged);
@@ -114,7 +106,7 @@ export async function uploadInBlocks(options: BlockUploadOptions): Promise<void>
     report();
     await Promise.all(Array.from({ length: Math.min(concurrency, pending.length) }, worker));
     await retryTransient(
-      () => putBlockList({ url, blockIds: ids, fileMd5Base64: options.fileMd5Base64, signal: stop.signal }),
+      () => putBlockList({ url, blockIds: ids, fileMd5Base64: options.fileMd5Base64, signal: stop.signal, stallTimeoutMs }),
       (attempt, delayMs) => options.onRetry?.(attempt, delayMs),
       stop.signal,
     );

@@ -42,9 +42,15 @@ export async function putBlock(args: {
  * Put Block List: commits the staged blocks, in order, as the blob. `x-ms-blob-content-md5` is stored as
  * the blob's MD5 (Azure does not check it here; each block's own MD5 was checked when it was staged).
  */
-export async function putBlockList(args: { url: URL; blockIds: readonly string[]; fileMd5Base64?: string; signal?: AbortSignal }): Promise<void> {
+export async function putBlockList(args: {
+  url: URL;
+  blockIds: readonly string[];
+  fileMd5Base64?: string;
+  signal?: AbortSignal;
+  stallTimeoutMs?: number;
+}): Promise<void> {
   const headers: Record<string, string> = { "Content-Type": "application/xml", "x-ms-blob-content-type": "application/octet-stream" };
   if (args.fileMd5Base64) headers["x-ms-blob-content-md5"] = args.fileMd5Base64;
   const body = `<?xml version="1.0" encoding="utf-8"?><BlockList>${args.blockIds.map((id) => `<Latest>${id}</Latest>`).join("")}</BlockList>`;
-  await xhrPut({ url: withQuery(args.url, { comp: "blocklist" }), headers, body, signal: args.signal });
+  await xhrPut({ url: withQuery(args.url, { comp: "blocklist" }), headers, body, signal: args.signal, stallTimeoutMs: args.stallTimeoutMs });
 }

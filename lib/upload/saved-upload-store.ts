@@ -36,4 +36,18 @@ export const savedUploadStore = {
     await Promise.all(fresh.filter((saved, i) => saved !== mine[i]).map((saved) => savedUploadStore.save(saved)));
     return fresh;
   },
+  /** Deletes this user's interrupted uploads, their upload links (SAS URLs) with them: at sign-out. */
+  async forget(userKey: string): Promise<void> {
+    const all = (await run("readonly", (store) => store.getAll())) as SavedUpload[];
+    await Promise.all(all.filter((saved) => saved.userKey === userKey).map((saved) => savedUploadStore.remove(saved.id)));
+  },
+  /**
+   * Drops every saved upload link in this browser, whoever it belongs to, keeping the uploads' facts so
+   * each owner can still start over: for "Use another account", where nobody is signed in to say whose
+   * links they are.
+   */
+  async dropAllEndpoints(): Promise<void> {
+    const all = (await run("readonly", (store) => store.getAll())) as SavedUpload[];
+    await Promise.all(all.filter((saved) => saved.point).map((saved) => savedUploadStore.save({ ...saved, point: null })));
+  },
 };

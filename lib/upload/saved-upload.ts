@@ -8,7 +8,7 @@ import { sasExpired, type ResumePoint } from "@/lib/upload/resume-point";
  */
 export type SavedUpload = {
   id: string;
-  /** Whose upload it is: the signed-in user's email; another user on the same browser does not see it. */
+  /** Whose upload it is: the session's userKey (a hash of the subject); another user on the same browser does not see it. */
   userKey: string;
   fileName: string;
   size: number;

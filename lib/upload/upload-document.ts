@@ -32,8 +32,16 @@ export type UploadedDocument = {
   size: number;
   /** Hex MD5 of the stored blob, or null when neither we nor storage computed one. */
   md5Hex: string | null;
-  /** Whether storage checked the bytes against our MD5 (true) or only reported its own (false). */
-  md5Verified: boolean;
+  /**
+   * What storage checked against an MD5 of ours: the whole file (one PUT with `x-ms-blob-content-md5`),
+   * each block (Put Block's `Content-MD5`; the whole-file MD5 of a block list is only stored), or nothing.
+   */
+  storageChecked: "file" | "blocks" | "none";
+  /**
+   * The document created first when its upload link was refused (403) and the document was created again
+   * to get a new one (the spec has no other way): that item exists at the service without a file.
+   */
+  replacedItemId?: string;
   /** How the bytes went: one PUT, staged blocks, or one PUT after storage refused blocks. */
   transfer: TransferMode;
   uploadedAt: string;
@@ -136,12 +144,14 @@ export async function uploadDocument(options: UploadDocumentOptions): Promise<Up
     ({ created, url } = await createAndCheck());
   }
   let sent: Awaited<ReturnType<typeof transfer>>;
+  let replacedItemId: string | undefined;
   try {
     sent = await transfer(created, url, resumeFrom);
   } catch (error) {
     if (!(error instanceof UploadError && error.code === "UPLOAD_FORBIDDEN")) throw error;
     onResumePoint?.(null);
     onStage?.({ stage: "renewing" });
+    replacedItemId = created.itemId;
     ({ created, url } = await createAndCheck());
     sent = await transfer(created, url);
   }
@@ -154,7 +164,8 @@ export async function uploadDocument(options: UploadDocumentOptions): Promise<Up
     subdocid: created.subdocid,
     size: file.size,
     md5Hex: md5?.hex ?? (sent.storedMd5 ? md5Base64ToHex(sent.storedMd5) : null),
-    md5Verified: md5 !== null,
+    storageChecked: sent.mode === "blocks" ? "blocks" : md5 !== null ? "file" : "none",
+    ...(replacedItemId ? { replacedItemId } : {}),
     transfer: sent.mode,
     uploadedAt: new Date().toISOString(),
   };

@@ -1,5 +1,13 @@
 import { UploadError } from "@/lib/upload/upload-error";
 
+/**
+ * How long a PUT may show no sign of life (no upload progress, no answer) before it is cut and retried.
+ * Chromium reports upload progress about every 50 ms while bytes move, and even a 1 Mbit/s uplink moves an
+ * 8 MiB block in steady steps, so 30 s of silence means a dead connection, not a slow one. It costs at most
+ * 30 s plus one re-send, against an upload that otherwise never ends.
+ */
+export const STALL_TIMEOUT_MS = 30_000;
+
 export type XhrPutOptions = {
   url: string;
   headers: Record<string, string>;
@@ -10,7 +18,8 @@ export type XhrPutOptions = {
   /**
    * Aborts the request with UPLOAD_STALLED (transient, so it is retried) when it shows no sign of life —
    * no upload progress and no answer — for this long. Without it a connection that silently stops moving
-   * bytes keeps its promise pending forever: XHR has no timeout of its own by default.
+   * bytes keeps its promise pending forever: XHR has no timeout of its own by default. Defaults to
+   * STALL_TIMEOUT_MS, so every PUT is guarded; tests shorten it.
    */
   stallTimeoutMs?: number;
 };
@@ -42,7 +51,7 @@ function errorForStatus(status: number, body: string): UploadError {
  * One PUT to storage by XHR (only XHR reports upload progress). Resolves with a reader of the response
  * headers on 2xx; rejects with an UploadError otherwise, including UPLOAD_CANCELLED when the signal aborts.
  */
-export function xhrPut({ url, headers, body, signal, onProgress, stallTimeoutMs }: XhrPutOptions): Promise<(name: string) => string | null> {
+export function xhrPut({ url, headers, body, signal, onProgress, stallTimeoutMs = STALL_TIMEOUT_MS }: XhrPutOptions): Promise<(name: string) => string | null> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new UploadError("UPLOAD_CANCELLED"));
     const xhr = new XMLHttpRequest();
@@ -51,7 +60,6 @@ export function xhrPut({ url, headers, body, signal, onProgress, stallTimeoutMs 
     let watchdog: ReturnType<typeof setTimeout> | undefined;
     // Re-armed on every progress event: a slow upload keeps going, only one that stopped moving is cut.
     const watch = () => {
-      if (stallTimeoutMs === undefined) return;
       clearTimeout(watchdog);
       watchdog = setTimeout(() => {
         stalled = true;

@@ -1,10 +1,13 @@
 import { execFile } from "node:child_process";
+import { createServer, type Server } from "node:http";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BlobServiceClient, StorageSharedKeyCredential } from "@azure/storage-blob";
 import type { RunningSandbox } from "../../sandbox/index";
 import { startSandbox } from "../../sandbox/index";
+import { ACCOUNT, ACCOUNT_KEY } from "../../sandbox/blob-storage";
 import type { CheckResult } from "@/lib/doctor/report";
 
 // Own ports (42xx, env-overridable) so the doctor tests never meet the contract (41xx), fuzz (45xx) or e2e sandboxes.
@@ -14,6 +17,8 @@ const API_PORT = port("DOCTOR_TEST_API_PORT", 4201);
 const BLOB_PORT = port("DOCTOR_TEST_BLOB_PORT", 4202);
 /** Nothing listens here: "pointing nowhere" and "auth server down". */
 const DEAD_PORT = port("DOCTOR_TEST_DEAD_PORT", 4219);
+/** A stand-in in front of the sandbox's auth server that publishes a discovery document of the test's making. */
+const DISCOVERY_PORT = port("DOCTOR_TEST_DISCOVERY_PORT", 4218);
 // App origins are only names in redirect URIs and CORS rules; no app runs for these tests.
 const APP = "http://localhost:4210"; // registered redirect URI and CORS origin
 const APP_NOT_REGISTERED = "http://localhost:4211"; // CORS origin only
@@ -61,6 +66,40 @@ function goodEnv(): Record<string, string> {
   };
 }
 
+/** The sandbox's own rule (sandbox/blob-storage.ts). */
+const SANDBOX_CORS = { allowedMethods: "PUT,OPTIONS,GET,HEAD", allowedHeaders: "content-type,content-md5,x-ms-*", exposedHeaders: "content-md5,etag,x-ms-*" };
+
+/** Replaces the sandbox storage's CORS rule for the test's app origins. */
+async function setStorageCors(rule: typeof SANDBOX_CORS): Promise<void> {
+  const service = new BlobServiceClient(`http://127.0.0.1:${BLOB_PORT}/${ACCOUNT}`, new StorageSharedKeyCredential(ACCOUNT, ACCOUNT_KEY));
+  await service.setProperties({ cors: [{ allowedOrigins: [APP, APP_NOT_REGISTERED].join(","), ...rule, maxAgeInSeconds: 60 }] });
+}
+
+/**
+ * Forwards everything to the sandbox's auth server except discovery, which it serves rewritten: a service
+ * publishing another issuer form, other scopes or other logout features than the sandbox does.
+ */
+async function startDiscoveryStandIn(port: number, target: string, rewrite: (d: Record<string, unknown>) => Record<string, unknown>): Promise<Server> {
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== "host" && k !== "content-length")) as Record<string, string>;
+    const answer = await fetch(`${target}${req.url}`, {
+      method: req.method,
+      headers,
+      body: chunks.length ? Buffer.concat(chunks) : undefined,
+      redirect: "manual",
+    });
+    let body = Buffer.from(await answer.arrayBuffer());
+    if (req.url === "/.well-known/openid-configuration") body = Buffer.from(JSON.stringify(rewrite(JSON.parse(body.toString()))));
+    const out = Object.fromEntries([...answer.headers].filter(([k]) => !["content-length", "content-encoding", "transfer-encoding"].includes(k)));
+    res.writeHead(answer.status, out).end(body);
+  });
+  // Every interface, so that "localhost" reaches it whichever address it resolves to first.
+  await new Promise<void>((resolve) => server.listen(port, resolve));
+  return server;
+}
+
 type Run = { code: number; stdout: string; stderr: string };
 
 /** Runs `npm run doctor`'s command as a child process with exactly this environment (plus PATH). */
@@ -94,9 +133,13 @@ describe("npm run doctor against the sandbox", () => {
     const run = await runDoctor(goodEnv());
     console.log(run.stdout);
     expect(run.code).toBe(0);
-    const lines = run.stdout.trim().split("\n");
-    expect(lines.slice(0, -1).every((line) => line.startsWith("✓ "))).toBe(true);
-    expect(lines.at(-1)).toBe("All 10 checks passed.");
+    const lines = run.stdout.trim().split("\n").slice(0, -1);
+    // The sandbox advertises neither back-channel logout nor revocation: two warnings, each with its fix.
+    const warnings = lines.filter((line) => line.startsWith("! "));
+    expect(warnings.map((line) => line.split(":")[0])).toEqual(["! Back-channel logout", "! Token revocation"]);
+    expect(lines.filter((line) => !line.startsWith("! ") && !line.startsWith("    fix: ")).every((line) => line.startsWith("✓ "))).toBe(true);
+    expect(run.stdout).toContain(`register ${APP}/api/auth/backchannel-logout as the client's back-channel logout URI`);
+    expect(run.stdout.trim().split("\n").at(-1)).toBe("All 12 checks passed.");
     expectNoSecretIn(run);
   });
 
@@ -111,11 +154,16 @@ describe("npm run doctor against the sandbox", () => {
       "client",
       "redirect-uri",
       "scopes",
+      "backchannel-logout",
+      "revocation",
       "api",
       `storage-cors:http://127.0.0.1:${BLOB_PORT}`,
       "clock",
     ]);
-    expect(checks.every((c) => c.status === "pass")).toBe(true);
+    expect(checks.filter((c) => c.status !== "pass").map((c) => [c.id, c.status])).toEqual([
+      ["backchannel-logout", "warn"],
+      ["revocation", "warn"],
+    ]);
   });
 
   it("reads the secret from .env files in the working directory, like the app", async () => {
@@ -132,7 +180,7 @@ describe("npm run doctor against the sandbox", () => {
     }
   });
 
-  const cases: { name: string; env: () => Record<string, string>; failing: string[]; fix: RegExp }[] = [
+  const cases: { name: string; env: () => Record<string, string>; failing: string[]; fix: RegExp; detail?: RegExp; storageRule?: typeof SANDBOX_CORS }[] = [
     {
       name: "a wrong secret",
       env: () => ({ ...goodEnv(), ESIGN_CLIENT_SECRET: WRONG_SECRET }),
@@ -199,20 +247,98 @@ describe("npm run doctor against the sandbox", () => {
       failing: ["redirect-uri"],
       fix: /Remove the scopes this client may not request from ESIGN_SCOPES/,
     },
+    {
+      name: "a storage CORS rule exposing only x-ms-request-id",
+      env: goodEnv,
+      storageRule: { ...SANDBOX_CORS, exposedHeaders: "x-ms-request-id" },
+      failing: [`storage-cors:http://127.0.0.1:${BLOB_PORT}`],
+      fix: /exposed headers content-md5,x-ms-\*/,
+      detail: /the browser cannot read content-md5/,
+    },
   ];
 
-  it.each(cases)("reports $name as that one ✗ with its fix and exits 1", async ({ env, failing, fix }) => {
-    const text = await runDoctor(env());
-    expect(text.code).toBe(1);
-    const failure = text.stdout.split("\n").findIndex((line) => line.startsWith("✗ "));
-    expect(text.stdout.split("\n")[failure + 1]).toMatch(/^ {4}fix: /);
-    expect(text.stdout).toMatch(fix);
-    expectNoSecretIn(text);
+  it.each(cases)("reports $name as that one ✗ with its fix and exits 1", async ({ env, failing, fix, detail, storageRule }) => {
+    if (storageRule) await setStorageCors(storageRule);
+    try {
+      const text = await runDoctor(env());
+      expect(text.code).toBe(1);
+      const failure = text.stdout.split("\n").findIndex((line) => line.startsWith("✗ "));
+      expect(text.stdout.split("\n")[failure + 1]).toMatch(/^ {4}fix: /);
+      expect(text.stdout).toMatch(fix);
+      if (detail) expect(text.stdout).toMatch(detail);
+      expectNoSecretIn(text);
 
-    const { run, checks } = await runJson(env());
-    expect(run.code).toBe(1);
-    expect(failed(checks)).toEqual(failing);
-    expect(checks.find((c) => c.status === "fail")?.fix).toMatch(fix);
+      const { run, checks } = await runJson(env());
+      expect(run.code).toBe(1);
+      expect(failed(checks)).toEqual(failing);
+      expect(checks.find((c) => c.status === "fail")?.fix).toMatch(fix);
+    } finally {
+      if (storageRule) await setStorageCors(SANDBOX_CORS);
+    }
+  });
+
+  it("accepts a storage CORS rule exposing * (the common rule), though a refused PUT cannot show content-md5", async () => {
+    // Methods as the doctor's fix advises (PUT and OPTIONS, no GET): the probe is a PUT, like the browser's.
+    await setStorageCors({ allowedMethods: "PUT,OPTIONS", allowedHeaders: "content-type,x-ms-*", exposedHeaders: "*" });
+    try {
+      const { run, checks } = await runJson(goodEnv());
+      expect(checks.find((c) => c.id.startsWith("storage-cors"))).toMatchObject({ status: "pass" });
+      expect(run.code).toBe(0);
+    } finally {
+      await setStorageCors(SANDBOX_CORS);
+    }
+  });
+
+  describe("against a discovery document of the service's own making", () => {
+    let standIn: Server;
+    let rewrite: (discovery: Record<string, unknown>) => Record<string, unknown> = (d) => d;
+    const standInUrl = `http://localhost:${DISCOVERY_PORT}`;
+
+    beforeAll(async () => {
+      standIn = await startDiscoveryStandIn(DISCOVERY_PORT, sandbox.authUrl, (d) => rewrite(d));
+    });
+    afterAll(() => new Promise<void>((resolve) => standIn?.close(() => resolve())));
+
+    /** The sandbox's discovery as served from the stand-in's address, then changed by `change`. */
+    const served = (issuer: string, change: (d: Record<string, unknown>) => Record<string, unknown> = (d) => d) => {
+      rewrite = (d) => change({ ...d, issuer, authorization_endpoint: `${standInUrl}/connect/authorize`, token_endpoint: `${standInUrl}/connect/token` });
+    };
+
+    it("accepts an issuer with a trailing slash, set exactly as discovery publishes it", async () => {
+      served(`${standInUrl}/`);
+      const { run, checks } = await runJson({ ...goodEnv(), ESIGN_AUTH_URL: `${standInUrl}/` });
+      expect(checks.find((c) => c.id === "discovery")).toMatchObject({ status: "pass", detail: `issuer ${standInUrl}/` });
+      expect(failed(checks)).toEqual([]);
+      expect(run.code).toBe(0);
+    });
+
+    it("names the exact issuer to set when ESIGN_AUTH_URL lacks its trailing slash", async () => {
+      served(`${standInUrl}/`);
+      const { run, checks } = await runJson({ ...goodEnv(), ESIGN_AUTH_URL: standInUrl });
+      expect(checks.find((c) => c.id === "discovery")).toMatchObject({ status: "fail", fix: `Set ESIGN_AUTH_URL=${standInUrl}/ (id_tokens are checked against the issuer).` });
+      expect(run.code).toBe(1);
+    });
+
+    it("warns, and exits 0, when scopes_supported omits service.api though the service grants it", async () => {
+      served(standInUrl, (d) => ({ ...d, scopes_supported: (d.scopes_supported as string[]).filter((s) => s !== "service.api") }));
+      const text = await runDoctor({ ...goodEnv(), ESIGN_AUTH_URL: standInUrl });
+      expect(text.code).toBe(0);
+      expect(text.stdout).toMatch(/^! Scopes: not in discovery's scopes_supported: service\.api /m);
+      expect(text.stdout).toMatch(/check the granted scopes on the account page/);
+      expect(text.stdout).not.toMatch(/^✗ /m);
+    });
+
+    it("reports back-channel logout and revocation as ✓ when discovery advertises them, with the URI to register", async () => {
+      served(standInUrl, (d) => ({
+        ...d,
+        backchannel_logout_supported: true,
+        backchannel_logout_session_supported: true,
+        revocation_endpoint: `${standInUrl}/token/revocation`,
+      }));
+      const { checks } = await runJson({ ...goodEnv(), ESIGN_AUTH_URL: standInUrl });
+      expect(checks.find((c) => c.id === "backchannel-logout")).toMatchObject({ status: "pass", detail: expect.stringContaining(`register ${APP}/api/auth/backchannel-logout`) });
+      expect(checks.find((c) => c.id === "revocation")).toMatchObject({ status: "pass" });
+    });
   });
 
   it("leaves nothing behind: no token issued, no grant, no document", async () => {

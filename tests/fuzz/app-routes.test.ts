@@ -7,6 +7,7 @@ import { documentBodyArb, hugeDocumentBodies, type DocumentBody } from "./suppor
 import { createDocumentInputSchema } from "@/lib/esign/schemas";
 import {
   encodeSessionCookies,
+  forwardedAsHttps,
   sessionCaseArb,
   type SessionCase,
   type SessionCookies,
@@ -116,7 +117,9 @@ describe("app POST /api/documents under fuzzed sessions, headers and bodies", ()
     const sessionArb = fc.oneof({ weight: 1, arbitrary: fc.constant(alice) }, { weight: 1, arbitrary: sessionCaseArb(cookies, fuzz.tokens) });
     const property = fc.asyncProperty(sessionArb, documentBodyArb, siteArb, async (session, body, site) => {
       await fetch(`${fuzz.sandbox.apiUrl}/_sandbox/reset`, { method: "POST" });
-      const headers: Record<string, string> = { ...session.headers, origin: APP_ORIGIN, "sec-fetch-site": site };
+      // The Origin a browser sends to the app as the proxy serves it (https when x-forwarded-proto says so).
+      const origin = forwardedAsHttps(session.headers["x-forwarded-proto"]) ? APP_ORIGIN.replace(/^http:/, "https:") : APP_ORIGIN;
+      const headers: Record<string, string> = { ...session.headers, origin, "sec-fetch-site": site };
       if (body.contentType !== undefined) headers["content-type"] = body.contentType;
       const response = await callRoute(handler, { method: "POST", url: `${APP_ORIGIN}/api/documents`, headers, body: body.bytes });
       tally.record(response.status);

@@ -4,6 +4,8 @@ import { exportJWK, generateKeyPair, type CryptoKey } from "jose";
 
 export type StandInIssuer = {
   url: string;
+  /** What discovery publishes as `issuer`: `url`, or `url/` when asked for a trailing slash. */
+  issuer: string;
   /** The private half of the one key the issuer publishes (kid "k1"). */
   signingKey: CryptoKey;
   /** What `/connect/token` answers; tests set it before each call. */
@@ -22,12 +24,13 @@ export type StandInIssuer = {
  * A stand-in auth server on a free loopback port: discovery, one RS256 signing key, and a token endpoint
  * answering whatever the test sets. Lets unit tests run the app's id_token and refresh code over real HTTP.
  */
-export async function startStandInIssuer(): Promise<StandInIssuer> {
+export async function startStandInIssuer(options: { issuerWithTrailingSlash?: boolean } = {}): Promise<StandInIssuer> {
   const { publicKey, privateKey } = await generateKeyPair("RS256");
   const jwk = { ...(await exportJWK(publicKey)), kid: "k1", alg: "RS256", use: "sig" };
   let url = "";
   const issuer: StandInIssuer = {
     url,
+    issuer: url,
     signingKey: privateKey,
     tokenAnswer: {},
     tokenStatus: 200,
@@ -37,7 +40,7 @@ export async function startStandInIssuer(): Promise<StandInIssuer> {
     close: () => new Promise((r) => server.close(() => r())) };
   const server: Server = createServer((req, res) => {
     res.setHeader("content-type", "application/json");
-    if (req.url === "/.well-known/openid-configuration") res.end(JSON.stringify({ issuer: url, jwks_uri: `${url}/jwks` }));
+    if (req.url === "/.well-known/openid-configuration") res.end(JSON.stringify({ issuer: issuer.issuer, jwks_uri: `${url}/jwks` }));
     else if (req.url === "/jwks") {
       if (issuer.jwksFailure) res.writeHead(issuer.jwksFailure).end("{}");
       else res.end(JSON.stringify({ keys: [jwk] }));
@@ -52,5 +55,6 @@ export async function startStandInIssuer(): Promise<StandInIssuer> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   issuer.url = url;
+  issuer.issuer = options.issuerWithTrailingSlash ? `${url}/` : url;
   return issuer;
 }

@@ -341,6 +341,8 @@ describe("uploadDocument with blocks", () => {
       req.url.searchParams.get("sig") === "1" ? { status: 403, body: "<Error><Code>AuthorizationFailure</Code></Error>" } : { status: 201 };
     const result = await run(fileOf(100));
     expect(created).toBe(2);
-    expect(result).toMatchObject({ transfer: "blocks", itemId: "item-2", md5Hex: "5d41402abc4b2a76b9719d911017c592" });
+    expect(result).toMatchObject({ transfer: "blocks", itemId: "item-2", md5Hex: "5d41402abc4b2a76b9719d911017c592", replacedItemId: "item-1" });
+    // Storage checked each block's MD5; the whole-file MD5 was only stored with the block list.
+    expect(result.storageChecked).toBe("blocks");
   });
 });

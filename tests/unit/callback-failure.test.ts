@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as o from "oauth4webapi";
 import { CallbackRouteError, InvalidCheck } from "@auth/core/errors";
-import { classifyCallbackFailure, describeAuthError } from "@/lib/auth/callback-failure";
+import { classifyCallbackFailure, describeAuthError, OAUTH_CODES, STATE_CHECK_MESSAGES } from "@/lib/auth/callback-failure";
 import { logAuthError } from "@/lib/auth/auth-error-log";
+import { getLogger } from "@/lib/logging/logger";
 
 // Auth.js's callback route does `new CallbackRouteError(libraryError, { provider })`; its types declare only Error's constructor.
 const CallbackRouteErrorOf = CallbackRouteError as unknown as new (error: Error, options: { provider: string }) => CallbackRouteError;
@@ -35,7 +36,46 @@ const tokenError = (status: number, body: object) =>
     o.processAuthorizationCodeResponse(as, client, new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } })),
   );
 
+/** An id_token response whose nonce is `nonce` while the browser's check expects `expected`. */
+function idTokenWithNonce(nonce: string, expected: string) {
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const now = Math.floor(Date.now() / 1000);
+  const idToken = [
+    part({ alg: "RS256", typ: "JWT" }),
+    part({ iss: as.issuer, aud: client.client_id, sub: "user", iat: now, exp: now + 60, nonce }),
+    "c2lnbmF0dXJl",
+  ].join(".");
+  const body = { access_token: "a", token_type: "Bearer", expires_in: 60, id_token: idToken };
+  return wrappedAsync(() =>
+    o.processAuthorizationCodeResponse(as, client, new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json" } }), {
+      expectedNonce: expected,
+    }),
+  );
+}
+
 afterEach(() => vi.restoreAllMocks());
+
+/** The classification reads oauth4webapi's codes, and for the state check its text: an upgrade that changes either fails here. */
+describe("what the installed oauth4webapi produces", () => {
+  const libraryError = (error: CallbackRouteError) => (error.cause as unknown as { err: { code: string; message: string; cause?: { claim?: string } } }).err;
+
+  it("words the two state check failures exactly as callback-failure.ts expects", () => {
+    const mismatch = libraryError(wrapped(() => o.validateAuthResponse(as, client, new URLSearchParams({ code: "c", state: "x" }), "y")));
+    const missing = libraryError(wrapped(() => o.validateAuthResponse(as, client, new URLSearchParams({ code: "c" }), "y")));
+    expect([mismatch.code, missing.code]).toEqual([OAUTH_CODES.invalidResponse, OAUTH_CODES.invalidResponse]);
+    expect([mismatch.message, missing.message]).toEqual(STATE_CHECK_MESSAGES);
+  });
+
+  it("marks a nonce mismatch with its claim-comparison code and claim name", async () => {
+    const error = libraryError(await idTokenWithNonce("a", "b"));
+    expect(error.code).toBe(OAUTH_CODES.claimComparison);
+    expect(error.cause?.claim).toBe("nonce");
+  });
+
+  it("carries a refused token request's error code", async () => {
+    expect(libraryError(await tokenError(400, { error: "invalid_grant" })).code).toBe(OAUTH_CODES.responseBodyError);
+  });
+});
 
 describe("classifyCallbackFailure", () => {
   it("calls a missing check cookie stale", () => {
@@ -45,6 +85,22 @@ describe("classifyCallbackFailure", () => {
   it("calls a state from another sign-in stale", () => {
     const error = wrapped(() => o.validateAuthResponse(as, client, new URLSearchParams({ code: "c", state: "other-tab" }), "this-tab"));
     expect(classifyCallbackFailure(error)).toBe("stale");
+  });
+
+  it("calls a missing state stale", () => {
+    const error = wrapped(() => o.validateAuthResponse(as, client, new URLSearchParams({ code: "c" }), "this-tab"));
+    expect(classifyCallbackFailure(error)).toBe("stale");
+  });
+
+  it("calls an id_token nonce from another sign-in stale", async () => {
+    expect(classifyCallbackFailure(await idTokenWithNonce("other-tab", "this-tab"))).toBe("stale");
+  });
+
+  it("calls an unexpected issuer in the callback a configuration error, though it has the state check's code", () => {
+    const error = wrapped(() =>
+      o.validateAuthResponse(as, client, new URLSearchParams({ code: "c", state: "this-tab", iss: "https://elsewhere.example" }), "this-tab"),
+    );
+    expect(classifyCallbackFailure(error)).toBe("configuration");
   });
 
   it("calls a used or expired code (invalid_grant) stale", async () => {
@@ -94,8 +150,8 @@ describe("describeAuthError", () => {
 
 describe("logAuthError", () => {
   it("logs a configuration error as an error with its cause, a stale link as a warning", async () => {
-    const errorLog = vi.spyOn(console, "error").mockImplementation(() => {});
-    const warnLog = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const errorLog = vi.spyOn(getLogger(), "error").mockImplementation(() => {});
+    const warnLog = vi.spyOn(getLogger(), "warn").mockImplementation(() => {});
     logAuthError(await tokenError(401, { error: "invalid_client" }));
     logAuthError(new InvalidCheck("state cookie was missing"));
     expect(errorLog).toHaveBeenCalledTimes(1);

@@ -32,7 +32,7 @@ const doc = (n: number): UploadedDocument => ({
   subdocid: 1,
   size: n,
   md5Hex: null,
-  md5Verified: false,
+  storageChecked: "none",
   transfer: "single",
   uploadedAt: "2026-01-01T00:00:00.000Z",
 });
@@ -49,6 +49,11 @@ describe("recent documents", () => {
     const raw = storage.getItem(recentDocumentsKey("alice@example.com"))!;
     expect(raw).not.toContain("sig=");
     expect(Object.keys(JSON.parse(raw)[0]).sort()).toEqual(["doctype", "fileId", "itemId", "md5Hex", "name", "size", "subdocid", "uploadedAt"]);
+  });
+
+  it("keeps the id of the item a renewal left without a file", () => {
+    addRecentDocument(storage, "user-key", { ...doc(2), replacedItemId: "item-1" });
+    expect(readRecentDocuments(storage, "user-key")[0]).toMatchObject({ itemId: "item-2", replacedItemId: "item-1" });
   });
 
   it("keeps one list per user, newest first, capped", () => {

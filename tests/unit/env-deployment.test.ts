@@ -14,7 +14,7 @@ function problemsOf(source: Record<string, string | undefined>): string[] {
   }
 }
 
-const production = { NODE_ENV: "production", AUTH_SECRET: secret, ESIGN_USE_SANDBOX: "true" };
+const production = { NODE_ENV: "production", AUTH_SECRET: secret, AUTH_URL: "https://partner.example.com", ESIGN_USE_SANDBOX: "true" };
 
 describe("AUTH_URL in production", () => {
   it("refuses a plain-http AUTH_URL on a public host, in one line naming the key", () => {

@@ -74,7 +74,7 @@ describe("parseConfig", () => {
   });
 
   it("refuses to run in production against the sandbox unless asked to", () => {
-    const problems = problemsOf({ NODE_ENV: "production", AUTH_SECRET: secret });
+    const problems = problemsOf({ NODE_ENV: "production", AUTH_SECRET: secret, AUTH_URL: "https://partner.example.com" });
     expect(problems).toEqual(
       expect.arrayContaining([
         expect.stringContaining("ESIGN_AUTH_URL is required in production"),
@@ -82,17 +82,19 @@ describe("parseConfig", () => {
         expect.stringContaining("ESIGN_CLIENT_ID is required in production"),
       ]),
     );
-    expect(parseConfig({ NODE_ENV: "production", AUTH_SECRET: secret, ESIGN_USE_SANDBOX: "true" }).usesSandbox).toBe(true);
+    expect(parseConfig({ NODE_ENV: "production", AUTH_SECRET: secret, AUTH_URL: "https://partner.example.com", ESIGN_USE_SANDBOX: "true" }).usesSandbox).toBe(true);
   });
 
   it("refuses the sandbox's demo secret in production", () => {
     const problems = problemsOf({
       NODE_ENV: "production",
       AUTH_SECRET: secret,
+      AUTH_URL: "https://partner.example.com",
       ESIGN_AUTH_URL: "https://auth.example.com",
       ESIGN_API_URL: "https://api.example.com",
       ESIGN_CLIENT_ID: "partner-app",
       ESIGN_CLIENT_SECRET: "partner-app-secret",
+      ESIGN_STORAGE_ORIGINS: "https://acct.blob.core.windows.net",
     });
     expect(problems).toEqual([expect.stringContaining("ESIGN_CLIENT_SECRET is the sandbox's public demo secret")]);
   });
@@ -101,9 +103,11 @@ describe("parseConfig", () => {
     const production = {
       NODE_ENV: "production",
       AUTH_SECRET: secret,
+      AUTH_URL: "https://partner.example.com",
       ESIGN_AUTH_URL: "https://auth.example.com",
       ESIGN_API_URL: "https://api.example.com",
       ESIGN_CLIENT_ID: "partner",
+      ESIGN_CLIENT_SECRET: "real-secret",
       ESIGN_STORAGE_ORIGINS: "https://acct.blob.core.windows.net,http://insecure.example",
     };
     expect(problemsOf(production)).toEqual([expect.stringContaining("ESIGN_STORAGE_ORIGINS must use https in production")]);
@@ -114,7 +118,7 @@ describe("parseConfig", () => {
     expect(problemsOf({ AUTH_SECRET: "short" })).toEqual([expect.stringContaining("AUTH_SECRET must be at least 32 characters")]);
   });
 
-  it("strips trailing slashes from service URLs", () => {
+  it("strips trailing slashes from service URLs, and keeps the issuer exactly as written", () => {
     const config = parseConfig({
       AUTH_SECRET: secret,
       ESIGN_AUTH_URL: "https://auth.example.com/",
@@ -124,6 +128,7 @@ describe("parseConfig", () => {
       ESIGN_TOKEN_AUTH_METHOD: "client_secret_basic",
     });
     expect(config.authUrl).toBe("https://auth.example.com");
+    expect(config.issuer).toBe("https://auth.example.com/");
     expect(config.apiUrl).toBe("https://api.example.com");
     expect(config.tokenAuthMethod).toBe("client_secret_basic");
     expect(config.storageOrigins).toEqual([]);

@@ -90,7 +90,7 @@ describe("uploadDocument", () => {
       "x-ms-blob-type": "BlockBlob",
       "x-ms-blob-content-md5": "XUFAKrxLKna5cZ2REBfFkg==",
     });
-    expect(result).toMatchObject({ itemId: "10000000-0000-4000-8000-000000000001", size: 5, md5Hex: "5d41402abc4b2a76b9719d911017c592", md5Verified: true });
+    expect(result).toMatchObject({ itemId: "10000000-0000-4000-8000-000000000001", size: 5, md5Hex: "5d41402abc4b2a76b9719d911017c592", storageChecked: "file" });
   });
 
   it("after a 403 creates the document again and retries once with the fresh endpoint", async () => {
@@ -102,6 +102,8 @@ describe("uploadDocument", () => {
     expect(puts.map((p) => new URL(p.url).searchParams.get("sig"))).toEqual(["1", "2"]);
     expect(stages.map((s) => s.stage)).toContain("renewing");
     expect(result.itemId).toBe("10000000-0000-4000-8000-000000000002");
+    // The first document stays at the service without a file: the result says which one.
+    expect(result.replacedItemId).toBe("10000000-0000-4000-8000-000000000001");
   });
 
   it("gives up with UPLOAD_FORBIDDEN when the fresh endpoint is refused too", async () => {

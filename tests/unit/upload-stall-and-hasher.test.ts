@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createWorkerBlockHasher } from "@/lib/upload/block-hasher";
-import { xhrPut } from "@/lib/upload/xhr-put";
+import { putBlob } from "@/lib/upload/put-blob";
+import { putBlockList } from "@/lib/upload/put-block";
+import { STALL_TIMEOUT_MS, xhrPut } from "@/lib/upload/xhr-put";
 
 /** An XHR driven by hand: the test decides when bytes move and when the answer comes. */
 class ManualXhr {
@@ -62,6 +64,22 @@ describe("xhrPut stall guard", () => {
     await put;
     await vi.advanceTimersByTimeAsync(5000);
     expect(xhr.aborted).toBe(false);
+  });
+
+  it("guards the single PUT and Put Block List too, with no stall time given by the caller", async () => {
+    const silent = [
+      () => putBlob({ url: new URL("http://s/b?sig=x"), file: new Blob(["x"]) }),
+      () => putBlockList({ url: new URL("http://s/b?sig=x"), blockIds: ["AAAA"] }),
+    ];
+    for (const start of silent) {
+      const outcome = start().catch((error: unknown) => error);
+      const xhr = ManualXhr.last;
+      await vi.advanceTimersByTimeAsync(STALL_TIMEOUT_MS - 1);
+      expect(xhr.aborted).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(xhr.aborted).toBe(true);
+      expect(await outcome).toMatchObject({ code: "UPLOAD_STALLED", transient: true });
+    }
   });
 
   it("still reports the caller's own abort as a cancel, not a stall", async () => {

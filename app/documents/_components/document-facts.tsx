@@ -1,25 +1,22 @@
 import type { ReactNode } from "react";
 import type { RecentDocument } from "@/lib/document-history";
 import { formatBytes } from "@/lib/upload/format";
-import type { TransferMode } from "@/lib/upload/upload-document";
+import type { UploadedDocument } from "@/lib/upload/upload-document";
 
 // Put Block List stores the whole-file MD5 without checking it; what storage checked was each block's own MD5.
-const BLOCKS_NOTE = "Ours, stored with the file; storage checked each block against the block's MD5";
+const CHECK_NOTES: Record<UploadedDocument["storageChecked"], string> = {
+  file: "Checked by storage against the file's MD5",
+  blocks: "Ours, stored on the blob; each block's MD5 checked by storage",
+  none: "Computed by storage (file too large to hash first)",
+};
 
-type Props = { document: RecentDocument & { md5Verified?: boolean; transfer?: TransferMode } };
+type Props = { document: RecentDocument & Partial<Pick<UploadedDocument, "storageChecked">> };
 
 /** The identifiers the service gave the document, plus size and checksum, selectable for copying. */
 export function DocumentFacts({ document }: Props) {
-  const checksumNote =
-    document.md5Verified === undefined ? null : (
-      <span className="block font-sans text-xs text-slate-500">
-        {document.transfer === "blocks"
-          ? BLOCKS_NOTE
-          : document.md5Verified
-            ? "Checked by storage against the file's MD5"
-            : "Computed by storage (file too large to hash first)"}
-      </span>
-    );
+  const checksumNote = document.storageChecked ? (
+    <span className="block font-sans text-xs text-slate-500">{CHECK_NOTES[document.storageChecked]}</span>
+  ) : null;
   const rows: [string, ReactNode][] = [
     ["Name", document.name || "—"],
     ["Item ID", document.itemId],
@@ -33,12 +30,13 @@ export function DocumentFacts({ document }: Props) {
           <span data-testid="md5-hex">{document.md5Hex}</span>
           {checksumNote}
         </>
-      ) : document.transfer === "blocks" ? (
-        "Not computed for the whole file (too large to hash first); storage checked each block's MD5"
+      ) : document.storageChecked === "blocks" ? (
+        "Not computed for the whole file (too large to hash first); each block's MD5 checked by storage"
       ) : (
         "Not computed"
       ),
     ],
+    ...(document.replacedItemId ? [["Created first", <ReplacedItem key="replaced" itemId={document.replacedItemId} />] satisfies [string, ReactNode]] : []),
   ];
   return (
     <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[7rem_1fr]" data-testid="document-facts">
@@ -51,5 +49,17 @@ export function DocumentFacts({ document }: Props) {
         </div>
       ))}
     </dl>
+  );
+}
+
+/** The item a renewal left behind: the service holds it without a file, and the person should know its id. */
+export function ReplacedItem({ itemId }: { itemId: string }) {
+  return (
+    <>
+      {itemId}
+      <span className="block font-sans text-xs text-slate-500">
+        Its upload link was refused, so the document was created again; this first item has no file.
+      </span>
+    </>
   );
 }

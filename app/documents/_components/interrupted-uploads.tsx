@@ -39,7 +39,7 @@ function InterruptedRow({ saved, onResume, onDiscard }: { saved: SavedUpload; on
   const { count } = planBlocks(saved.size, saved.blockSize);
   const progress = saved.point
     ? `${saved.point.staged.length} of ${count} blocks sent`
-    : "The upload link has expired: it will start over with a new one";
+    : "Its upload link is no longer kept: it will start over with a new one";
 
   const pick = async (file: File | undefined) => {
     if (!file) return;

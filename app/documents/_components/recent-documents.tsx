@@ -35,6 +35,12 @@ export function RecentDocuments({ documents, onClear }: Props) {
                 <span className="truncate font-mono text-xs text-slate-500" title={doc.itemId}>
                   Item {doc.itemId}
                 </span>
+                {doc.replacedItemId ? (
+                  <span className="text-xs text-amber-800" data-testid="replaced-item">
+                    Created again after its upload link was refused: item <span className="font-mono">{doc.replacedItemId}</span> was left
+                    without a file.
+                  </span>
+                ) : null}
               </li>
             ))}
           </ul>

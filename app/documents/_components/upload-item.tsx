@@ -49,7 +49,7 @@ function describeStage(item: QueueItem): string {
     case "retrying":
       return `Connection lost — retrying in ${formatDuration(stage.delayMs / 1000)} (attempt ${stage.attempt} of ${RETRY_DELAYS_MS.length})`;
     case "renewing":
-      return "Your upload link expired — retrying with a new one";
+      return "Your upload link was refused — creating the document again for a new link";
     case "restarting":
       return "Your earlier upload link expired — starting over with a new one";
     default:

@@ -159,6 +159,11 @@ const neighbourCookiesArb = fc.array(
   { maxLength: 3 },
 );
 
+/** lib/app-origin.ts's reading of x-forwarded-proto: the first listed value, any case; anything but http/https leaves the request's http. */
+export function forwardedAsHttps(proto: string | undefined): boolean {
+  return (proto ?? "http").split(",")[0]!.replace(/^[\t ]+|[\t ]+$/g, "").toLowerCase() === "https";
+}
+
 const forwardedProtoArb = fc.option(fc.oneof(fc.constantFrom("http", "https", "https, http", "HTTPS", "ftp", ""), headerValueArb), {
   nil: undefined,
 });
@@ -174,7 +179,7 @@ export function sessionCaseArb(cookies: SessionCookies, tokens: CallerTokens): f
   return fc
     .tuple(forwardedProtoArb, variantArb, neighbourCookiesArb, fc.nat(), ignoredAuthorizationArb, headerValueArb)
     .map(([proto, variant, neighbours, at, authorization, secFetchSite]) => {
-      const https = (proto?.replace(/^[\t ]+|[\t ]+$/g, "") ?? "http").startsWith("https");
+      const https = forwardedAsHttps(proto);
       const [name, other]: [CookieName, CookieName] = https ? [SECURE_NAME, PLAIN_NAME] : [PLAIN_NAME, SECURE_NAME];
       const { pairs, outcome } = variant(cookies, name, other);
       const all = [...neighbours];

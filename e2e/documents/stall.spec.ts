@@ -1,0 +1,64 @@
+import type { Page, Request, Route } from "@playwright/test";
+import { test, expect } from "../fixtures/test";
+import { signIn, users } from "../fixtures/users";
+import { urls } from "../ports";
+import { MiB, expectStored, stageFile, writeRandomFile } from "./support";
+
+// lib/upload/xhr-put.ts STALL_TIMEOUT_MS: a PUT silent this long is cut and retried.
+const STALL_MS = 30_000;
+
+const comp = (req: Request) => new URL(req.url()).searchParams.get("comp");
+
+/**
+ * Holds the first storage PUT that `matches` forever — the connection goes silent, storage never answers —
+ * and lets every later one through. Returns how many matching PUTs the page sent.
+ */
+async function holdFirstPut(page: Page, matches: (req: Request) => boolean): Promise<() => number> {
+  const held: Route[] = [];
+  let sent = 0;
+  await page.route(`${urls.blob}/**`, async (route) => {
+    const req = route.request();
+    if (req.method() !== "PUT" || !matches(req)) return route.continue();
+    if (sent++ === 0) {
+      held.push(route);
+      return;
+    }
+    return route.continue();
+  });
+  return () => sent;
+}
+
+test.describe("stall guard", () => {
+  test.beforeEach(async ({ admin }) => {
+    await admin.reset();
+  });
+
+  test("a single PUT whose connection goes silent is cut by the stall guard and retried", async ({ page, admin }, testInfo) => {
+    test.setTimeout(STALL_MS + 60_000);
+    const file = await writeRandomFile(testInfo.outputPath("silent.pdf"), 512 * 1024);
+    await signIn(page, users.alice);
+    const sent = await holdFirstPut(page, (req) => comp(req) === null);
+    await stageFile(page, file);
+    await page.getByRole("button", { name: "Upload", exact: true }).click();
+
+    await expect(page.getByText(/retrying in 1 s \(attempt 1 of 3\)/)).toBeVisible({ timeout: STALL_MS + 15_000 });
+    await expect(page.getByTestId("upload-success")).toBeVisible({ timeout: 30_000 });
+    expect(sent()).toBe(2);
+    await expectStored((await admin.documents())[0], file);
+  });
+
+  test("a Put Block List whose connection goes silent is cut by the stall guard and retried", async ({ page, admin }, testInfo) => {
+    test.setTimeout(STALL_MS + 120_000);
+    // Just above the 64 MiB block threshold: nine blocks, then the block list.
+    const file = await writeRandomFile(testInfo.outputPath("silent-commit.bin"), 65 * MiB);
+    await signIn(page, users.alice);
+    const sent = await holdFirstPut(page, (req) => comp(req) === "blocklist");
+    await stageFile(page, file);
+    await page.getByRole("button", { name: "Upload", exact: true }).click();
+
+    await expect(page.getByText(/retrying in 1 s \(attempt 1 of 3\)/)).toBeVisible({ timeout: STALL_MS + 60_000 });
+    await expect(page.getByTestId("upload-success")).toBeVisible({ timeout: 30_000 });
+    expect(sent()).toBe(2);
+    await expectStored((await admin.documents())[0], file);
+  });
+});
