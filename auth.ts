@@ -5,7 +5,8 @@ import { safeRedirect } from "@/lib/auth/safe-redirect";
 import { logAuthError } from "@/lib/auth/auth-error-log";
 import { sessionTokenFromSignIn } from "@/lib/auth/sign-in-session";
 import { sessionCookieMaxAgeSeconds, type SessionToken, type SessionTokenError } from "@/lib/auth/session-token";
-import { resolveSession } from "@/lib/session/current-session";
+import { headers } from "next/headers";
+import { resolveSession, shouldRefresh } from "@/lib/session/current-session";
 import type { SessionRecord } from "@/lib/session/session-record";
 
 /** What the browser may know about its session's tokens: facts, never the tokens themselves. */
@@ -49,7 +50,8 @@ async function sessionTokenForRequest(token: SessionToken): Promise<SessionToken
   const display: SessionToken = { name: token.name, email: token.email, sub: token.sub };
   // A cookie from before server-side sessions carries tokens and no handle: a clean "sign in again".
   if (!token.sessionHandle) return { ...display, error: "SessionExpired" };
-  const state = await resolveSession(token.sessionHandle);
+  // Behind proxy.ts (pages) the tokens are fresh already; Auth.js's own routes (not behind it) refresh here.
+  const state = await resolveSession(token.sessionHandle, shouldRefresh(await headers()));
   if (state.status === "ended") return null;
   const current: SessionToken = { ...display, sessionHandle: token.sessionHandle };
   if (state.status === "unavailable") return { ...current, error: "Unavailable" };

@@ -21,7 +21,7 @@ const documentHeaders = [
 const nextConfig = {
   reactStrictMode: true,
   // A self-contained server folder (.next/standalone); scripts/complete-standalone-build.ts copies in the
-  // static files Next leaves out. See README "Deployment".
+  // static files Next leaves out. See docs/deployment.md.
   output: "standalone",
   poweredByHeader: false,
   // Page weight (docs/page-weight.md): most of each page's JavaScript is React DOM and Next's client, shipped as

@@ -1,6 +1,8 @@
 import { existsSync } from "node:fs";
 import { chromium, defineConfig, devices } from "@playwright/test";
 import { mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { ACCESS_TOKEN_TTL_SECONDS, ports, urls } from "./e2e/ports";
 import { SERVER_LOG_DIR } from "./e2e/server-log-scan";
 import { deployUrls } from "./e2e/deploy/origins";
@@ -27,6 +29,13 @@ mkdirSync(SERVER_LOG_DIR, { recursive: true });
  */
 const startApp = (port: number) =>
   `bash -c 'set -o pipefail; PORT=${port} HOSTNAME=127.0.0.1 node .next/standalone/server.js 2>&1 | tee ${SERVER_LOG_DIR}/app-${port}.log'`;
+
+/**
+ * Each app server's embedded session store, a directory of its own. Not emptied here: Playwright loads this file
+ * again in every worker, while the servers run. Sessions left by an earlier run name a sandbox that is gone and
+ * expire with the idle timeout.
+ */
+const sessionStoreDir = (port: number) => join(tmpdir(), `esign-e2e-sessions-${port}`);
 
 // The app servers the deployment specs (e2e/deploy/) start themselves.
 const deployAppUrls = Object.values(deployUrls);
@@ -98,7 +107,7 @@ export default defineConfig({
       // One access line per request: kept in .e2e-logs/ (tee), not repeated in the test output.
       stdout: "ignore",
       stderr: "pipe",
-      env: { ...appEnv, AUTH_URL: urls.app, AUTH_SECRET: APP_SECRET },
+      env: { ...appEnv, AUTH_URL: urls.app, AUTH_SECRET: APP_SECRET, SESSION_STORE_DIR: sessionStoreDir(ports.app) },
     },
     {
       // The same build as the shared development client: public, PKCE, no refresh token.
@@ -109,7 +118,7 @@ export default defineConfig({
       // One access line per request: kept in .e2e-logs/ (tee), not repeated in the test output.
       stdout: "ignore",
       stderr: "pipe",
-      env: { ...appEnv, AUTH_URL: urls.devClientApp, AUTH_SECRET: DEV_APP_SECRET, ESIGN_CLIENT_ID: "dev-client" },
+      env: { ...appEnv, AUTH_URL: urls.devClientApp, AUTH_SECRET: DEV_APP_SECRET, ESIGN_CLIENT_ID: "dev-client", SESSION_STORE_DIR: sessionStoreDir(ports.devClientApp) },
     },
   ],
 });

@@ -2,7 +2,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { getConfig } from "@/lib/env";
 import { cookieHeaderWithSession, encodeSessionToken, readSessionTokenState, sessionCookieName, setSessionCookie } from "@/lib/auth/session-cookie";
 import { buildContentSecurityPolicy, createNonce } from "@/lib/security/content-security-policy";
-import { resolveSession } from "@/lib/session/current-session";
+import { resolveSession, SESSION_REFRESHED_HEADER } from "@/lib/session/current-session";
 import { sessionStoreUnavailableResponse } from "@/lib/session/unavailable-response";
 
 /**
@@ -27,7 +27,7 @@ export async function proxy(req: NextRequest) {
   });
 
   const { token, underOldSecret } = await readSessionTokenState(req);
-  const state = token?.sessionHandle ? await resolveSession(token.sessionHandle) : undefined;
+  const state = token?.sessionHandle ? await resolveSession(token.sessionHandle, true) : undefined;
   if (state?.status === "unavailable") {
     const res = sessionStoreUnavailableResponse(req);
     res.headers.set("content-security-policy", csp);
@@ -37,6 +37,7 @@ export async function proxy(req: NextRequest) {
   const headers = new Headers(req.headers);
   headers.set("content-security-policy", csp);
   headers.set("x-nonce", nonce);
+  headers.set(SESSION_REFRESHED_HEADER, "1");
   const ended = state?.status === "ended";
   const reEncrypted = token && underOldSecret && !ended ? await encodeSessionToken(req, token) : null;
   if (ended) headers.set("cookie", cookieHeaderWithSession(req, null));

@@ -4,8 +4,10 @@ import { ApiError } from "./api-error";
 import { z } from "zod";
 import { faultInputSchema } from "./faults";
 import { responseStyles } from "./response-style";
+import { accessTokenBytesSchema, identityStyles } from "./identity-style";
 import { readJsonBody, sendJson } from "./http-utils";
 import { seenRequestIds } from "./seen-request-ids";
+import { refreshTokenStatus } from "./refresh-token-status";
 
 const ADMIN_BODY_LIMIT = 16 * 1024;
 
@@ -20,6 +22,11 @@ async function readValidated<T>(req: IncomingMessage, schema: z.ZodType<T>): Pro
 }
 
 const responseStyleSchema = z.object({ style: z.enum(responseStyles) }).strict();
+
+// PUT replaces the settings: an omitted accessTokenBytes means the token's natural size.
+const identityStyleSchema = z
+  .object({ style: z.enum(identityStyles), accessTokenBytes: accessTokenBytesSchema.default(null) })
+  .strict();
 
 const outageSchema = z.object({ part: z.enum(["api", "auth"]), ms: z.number().int().min(100).max(60_000) }).strict();
 
@@ -49,6 +56,13 @@ const adminRoutes: Record<string, Record<string, AdminRoute>> = {
   "/_sandbox/issued-tokens": {
     GET: (deps, _req, res) => sendJson(res, 200, { tokens: deps.issued.list() }),
   },
+  "/_sandbox/refresh-token-status": {
+    GET: async (deps, req, res) => {
+      const token = new URL(req.url ?? "", "http://sandbox").searchParams.get("token");
+      if (!token) throw new ApiError(400, "invalid_request", "token: the refresh token to look up is required");
+      sendJson(res, 200, await refreshTokenStatus(deps.providers.current, deps.issued, deps.revocations, token));
+    },
+  },
   "/_sandbox/request-ids": {
     GET: (_deps, _req, res) => sendJson(res, 200, { requests: seenRequestIds.list() }),
   },
@@ -63,6 +77,25 @@ const adminRoutes: Record<string, Record<string, AdminRoute>> = {
       sendJson(res, 200, { style: deps.style.current });
     },
   },
+  "/_sandbox/identity-style": {
+    GET: (deps, _req, res) => sendJson(res, 200, deps.identity.current),
+    PUT: async (deps, req, res) => {
+      deps.identity.current = await readValidated(req, identityStyleSchema);
+      sendJson(res, 200, deps.identity.current);
+    },
+  },
+  "/_sandbox/keys": {
+    GET: (deps, _req, res) => sendJson(res, 200, deps.keys.summary()),
+  },
+  "/_sandbox/keys/rotate": {
+    POST: async (deps, req, res) => {
+      req.resume();
+      const retireOld = new URL(req.url ?? "", "http://sandbox").searchParams.get("retireOld") === "true";
+      await deps.keys.rotate({ retireOld });
+      deps.providers.rebuild();
+      sendJson(res, 200, deps.keys.summary());
+    },
+  },
   "/_sandbox/reset": {
     POST: (deps, req, res) => {
       req.resume();
@@ -70,6 +103,7 @@ const adminRoutes: Record<string, Record<string, AdminRoute>> = {
       deps.faults.reset();
       deps.documents.reset();
       deps.style.reset();
+      deps.identity.reset();
       sendJson(res, 200, { reset: true });
     },
   },

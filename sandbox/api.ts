@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import type Provider from "oidc-provider";
+import type { ProviderSlot } from "./provider-slot";
 import { z } from "zod";
 import type { SandboxConfig } from "./config";
 import type { BlobStorage } from "./blob-storage";
@@ -15,6 +15,10 @@ import { handleAdmin } from "./admin";
 import { ApiError } from "./api-error";
 import type { ResponseStyleSwitch } from "./response-style";
 import { seenRequestIds } from "./seen-request-ids";
+import type { IdentityStyleSwitch } from "./identity-style";
+import type { SigningKeys } from "./signing-keys";
+import type { Revocations } from "./revocations";
+import { looksLikeJwt, verifyJwtAccessToken, type AccessTokenHolder } from "./jwt-access-tokens";
 
 const API_BODY_LIMIT = 1024 * 1024;
 
@@ -28,13 +32,17 @@ const createDocumentRequestSchema = z.object({
 
 export interface ApiDeps {
   config: SandboxConfig;
-  provider: Provider;
+  /** The live oidc-provider; replaced when keys rotate or client metadata changes. */
+  providers: ProviderSlot;
   blobs: BlobStorage;
   documents: DocumentRegistry;
   faults: Faults;
   stats: Stats;
   issued: IssuedTokens;
   style: ResponseStyleSwitch;
+  identity: IdentityStyleSwitch;
+  keys: SigningKeys;
+  revocations: Revocations;
   /** Responses held open by a hang fault, closed on stop so nothing leaks. */
   hanging: Set<ServerResponse>;
   /** Stops a server from accepting connections for `ms` (connection refused), then listens again. */
@@ -44,6 +52,18 @@ export interface ApiDeps {
 type Operation = "document" | "getuserinfo";
 
 export type OutagePart = "api" | "auth";
+
+/**
+ * JWT access tokens (identityserver style) are checked like a separate resource server would, and stay valid
+ * until they expire, as IdentityServer's do; opaque ones are looked up in the store, which honours revocation.
+ */
+async function findAccessToken(deps: ApiDeps, value: string): Promise<AccessTokenHolder | undefined> {
+  if (looksLikeJwt(value)) return verifyJwtAccessToken(value, deps.config, deps.keys).catch(() => undefined);
+  const token = await deps.providers.current.AccessToken.find(value);
+  // find() allows the library's 15 s clock tolerance; a resource server in the same clock must not.
+  if (!token || token.isExpired) return undefined;
+  return { accountId: token.accountId, scope: (token.scope ?? "").split(" ") };
+}
 
 /** RFC 6750 §3.1: no credentials → a bare challenge; bad credentials → error="invalid_token". */
 async function authenticate(deps: ApiDeps, req: IncomingMessage): Promise<User> {
@@ -58,11 +78,10 @@ async function authenticate(deps: ApiDeps, req: IncomingMessage): Promise<User> 
     });
   const value = scheme[2]?.trim() ?? "";
   if (!/^[\w\-.~+/]+=*$/.test(value)) throw invalid("the access token is malformed");
-  const token = await deps.provider.AccessToken.find(value);
-  // find() allows the library's 15 s clock tolerance; a resource server in the same clock must not.
-  const user = token && !token.isExpired ? findUserById(token.accountId) : undefined;
+  const token = await findAccessToken(deps, value);
+  const user = token ? findUserById(token.accountId) : undefined;
   if (!token || !user) throw invalid("the access token is invalid, expired or revoked");
-  if (!(token.scope ?? "").split(" ").includes("service.api")) {
+  if (!token.scope.includes("service.api")) {
     throw new ApiError(403, "insufficient_scope", "the access token lacks the service.api scope", {
       "www-authenticate": 'Bearer error="insufficient_scope", scope="service.api"',
     });

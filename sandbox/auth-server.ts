@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { generateKeyPair, randomBytes, randomUUID } from "node:crypto";
-import { promisify } from "node:util";
+import { randomBytes } from "node:crypto";
 import Provider, { type OidcError } from "oidc-provider";
 import type { SandboxConfig } from "./config";
 import { buildClients, type RegisteredClient } from "./clients";
@@ -13,14 +12,15 @@ import { handleTokenRequest } from "./token-endpoint";
 import { logRequest, sendError } from "./http-utils";
 import { renderErrorPage } from "./views/error";
 import { renderSignedOut, renderSignOutConfirm } from "./views/sign-out";
-import { createOidcStore } from "./oidc-store";
+import { createOidcStore, type OidcStore } from "./oidc-store";
+import { ProviderSlot } from "./provider-slot";
+import { handleJwksRequest } from "./jwks-endpoint";
+import type { IdentityStyleSwitch } from "./identity-style";
+import type { SigningKeys } from "./signing-keys";
+import type { Revocations } from "./revocations";
+import { customizeJwtAccessToken, resourceIndicatorsFeature } from "./jwt-access-tokens";
 
 type LogoutContext = { type: string; body: string; oidc: { session?: { accountId?: string }; client?: { clientId: string } } };
-
-async function generateSigningKey(): Promise<object> {
-  const { privateKey } = await promisify(generateKeyPair)("rsa", { modulusLength: 2048 });
-  return { ...privateKey.export({ format: "jwk" }), kid: randomUUID(), alg: "RS256", use: "sig" };
-}
 
 async function findAccount(_ctx: unknown, id: string) {
   const user = findUserById(id);
@@ -31,19 +31,26 @@ async function findAccount(_ctx: unknown, id: string) {
   };
 }
 
-export async function createProvider(
-  config: SandboxConfig,
-  clients: RegisteredClient[],
-  stats: Stats,
-  issued: IssuedTokens,
-): Promise<Provider> {
+export interface ProviderDeps {
+  config: SandboxConfig;
+  clients: RegisteredClient[];
+  stats: Stats;
+  issued: IssuedTokens;
+  identity: IdentityStyleSwitch;
+  keys: SigningKeys;
+  revocations: Revocations;
+  /** Shared by every instance built for this sandbox, so grants and sessions survive a rebuild. */
+  store: OidcStore;
+  cookieKeys: string[];
+}
+
+export function createProvider({ config, clients, stats, issued, identity, keys, revocations, store, cookieKeys }: ProviderDeps): Provider {
   const provider = new Provider(config.authUrl, {
-    adapter: createOidcStore(),
+    adapter: store,
     clients: clients.map((client) => client.metadata),
     findAccount,
-    jwks: { keys: [await generateSigningKey()] },
-    // Fresh keys per start: sessions do not need to survive a restart of an in-memory sandbox.
-    cookies: { keys: [randomBytes(32).toString("base64url")] },
+    jwks: keys.privateJwks(),
+    cookies: { keys: cookieKeys },
     scopes: ["openid", "offline_access", "profile", "email", "service.api", "service.app"],
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"] },
     // The app reads email and name from the id_token; the library would otherwise keep them for userinfo only.
@@ -51,6 +58,9 @@ export async function createProvider(
     responseTypes: ["code"],
     features: {
       devInteractions: { enabled: false },
+      resourceIndicators: resourceIndicatorsFeature(config, identity),
+      // RFC 7009 in every style: the app's "sign out everywhere" uses it when discovery publishes it.
+      revocation: { enabled: true, allowedPolicy: revocations.allowedPolicy },
       // RP-initiated logout (discovery's end_session_endpoint), on the sandbox's own pages.
       rpInitiatedLogout: {
         enabled: true,
@@ -81,8 +91,10 @@ export async function createProvider(
       jwks: "/connect/jwks",
       userinfo: "/connect/userinfo",
       end_session: "/connect/endsession",
+      revocation: "/connect/revocation",
       pushed_authorization_request: "/connect/par",
     },
+    formats: { customizers: { jwt: customizeJwtAccessToken(identity, keys) } },
     // Every refresh returns a new refresh token; the library revokes the grant when a used one comes back.
     rotateRefreshToken: true,
     ttl: {
@@ -128,24 +140,33 @@ export function rewriteAuthorizeUrl(url: URL, clients: RegisteredClient[]): void
 }
 
 export interface AuthServer {
-  provider: Provider;
+  providers: ProviderSlot;
   server: Server;
 }
 
-export async function createAuthServer(
-  config: SandboxConfig,
-  stats: Stats,
-  faults: Faults,
-  issued: IssuedTokens,
-): Promise<AuthServer> {
+export type AuthServerDeps = Omit<ProviderDeps, "clients" | "store" | "cookieKeys"> & {
+  faults: Faults;
+  /** Responses held open by a hang fault, closed on stop. */
+  hanging: Set<ServerResponse>;
+};
+
+export function createAuthServer(deps: AuthServerDeps): AuthServer {
+  const { config, stats, faults, hanging } = deps;
   const clients = buildClients(config);
-  const provider = await createProvider(config, clients, stats, issued);
-  const forward = provider.callback();
+  const store = createOidcStore();
+  // Fresh keys per start: sessions do not need to survive a restart of an in-memory sandbox.
+  const cookieKeys = [randomBytes(32).toString("base64url")];
+  const providers = new ProviderSlot(() => createProvider({ ...deps, clients, store, cookieKeys }));
+  const forward = (req: IncomingMessage, res: ServerResponse) => providers.handle(req, res);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? "/", config.authUrl);
     if (url.pathname === "/connect/token" && req.method === "POST") {
       await handleTokenRequest({ clients, faults, stats, forward }, req, res);
+      return;
+    }
+    if (url.pathname === "/connect/jwks") {
+      await handleJwksRequest({ faults, stats, hanging, forward }, req, res);
       return;
     }
     if (url.pathname === "/connect/authorize") {
@@ -155,7 +176,7 @@ export async function createAuthServer(
         req.url = url.pathname + url.search;
       }
     }
-    if (await handleInteraction(provider, req, res)) return;
+    if (await handleInteraction(providers.current, req, res)) return;
     await forward(req, res);
   };
 
@@ -167,5 +188,5 @@ export async function createAuthServer(
       else res.destroy();
     });
   });
-  return { provider, server };
+  return { providers, server };
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { responseStyles, type ResponseStyle } from "./response-style";
+import { identityStyles, MAX_ACCESS_TOKEN_BYTES, MIN_ACCESS_TOKEN_BYTES, type IdentityStyle } from "./identity-style";
 
 export const authMethods = ["client_secret_post", "client_secret_basic", "none"] as const;
 export type AuthMethod = (typeof authMethods)[number];
@@ -24,6 +25,10 @@ export interface SandboxConfig {
   devClientId: string;
   /** How the API words its answers (see response-style.ts); switchable at runtime via the admin routes. */
   responseStyle: ResponseStyle;
+  /** How tokens look (see identity-style.ts); switchable at runtime via the admin routes. */
+  identityStyle: IdentityStyle;
+  /** Target length of JWT access tokens in identityserver style; null = natural size. */
+  accessTokenBytes: number | null;
   /** One log line per request on stdout; main turns it on, tests keep it off. */
   logRequests: boolean;
 }
@@ -37,6 +42,8 @@ const list = z
   .string()
   .transform((value) => value.split(",").map((item) => item.trim()).filter(Boolean))
   .pipe(z.array(z.url({ error: "must be a comma-separated list of absolute URLs" })).min(1, { error: "must not be empty" }));
+const tokenBytesMessage = { error: `must be a whole number of bytes from ${MIN_ACCESS_TOKEN_BYTES} to ${MAX_ACCESS_TOKEN_BYTES}` };
+const tokenBytes = z.coerce.number(tokenBytesMessage).int(tokenBytesMessage).min(MIN_ACCESS_TOKEN_BYTES, tokenBytesMessage).max(MAX_ACCESS_TOKEN_BYTES, tokenBytesMessage);
 const name = z.string().trim().min(1, { error: "must not be blank" });
 
 /** Env key → config field and its parser. One table, so README and code cannot drift apart. */
@@ -57,6 +64,8 @@ const envSchema = {
   SANDBOX_PARTNER_AUTH_METHOD: ["partnerAuthMethod", z.enum(authMethods, { error: `must be one of ${authMethods.join(", ")}` })],
   SANDBOX_DEV_CLIENT_ID: ["devClientId", name],
   SANDBOX_RESPONSE_STYLE: ["responseStyle", z.enum(responseStyles, { error: `must be one of ${responseStyles.join(", ")}` })],
+  SANDBOX_IDENTITY_STYLE: ["identityStyle", z.enum(identityStyles, { error: `must be one of ${identityStyles.join(", ")}` })],
+  SANDBOX_ACCESS_TOKEN_BYTES: ["accessTokenBytes", tokenBytes],
 } as const satisfies Record<string, readonly [keyof SandboxConfig, z.ZodType]>;
 
 export class ConfigError extends Error {}
@@ -99,6 +108,8 @@ export function resolveConfig(overrides: Partial<SandboxConfig> = {}): SandboxCo
     partnerAuthMethod: overrides.partnerAuthMethod ?? "client_secret_post",
     devClientId: overrides.devClientId ?? "dev-client",
     responseStyle: overrides.responseStyle ?? "standard",
+    identityStyle: overrides.identityStyle ?? "standard",
+    accessTokenBytes: overrides.accessTokenBytes ?? null,
     logRequests: overrides.logRequests ?? false,
   };
   if (config.partnerClientId === config.devClientId) {

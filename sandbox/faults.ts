@@ -33,6 +33,18 @@ export const faultInputSchema = z.discriminatedUnion("target", [
       { message: "an api fault needs exactly one of status, delayMs, hang or malformed" },
     ),
   z
+    .object({
+      target: z.literal("jwks"),
+      count,
+      status: status.optional(),
+      delayMs: z.number().int().min(1).max(120_000).optional(),
+      hang: z.literal(true).optional(),
+    })
+    .strict()
+    .refine((fault) => [fault.status, fault.delayMs, fault.hang].filter((v) => v !== undefined).length === 1, {
+      message: "a jwks fault needs exactly one of status, delayMs or hang",
+    }),
+  z
     .object({ target: z.literal("sas"), count, expired: z.literal(true).optional(), permissions: z.literal("c").optional() })
     .strict()
     // `permissions: "c"` issues a create-only SAS: Put Block is refused (403), as storage without block support would.
@@ -81,6 +93,10 @@ export class Faults {
     return this.take((fault): fault is Target<"api" | "document" | "getuserinfo"> =>
       fault.target === "api" || fault.target === operation,
     );
+  }
+
+  takeJwks(): Target<"jwks"> | undefined {
+    return this.take((fault): fault is Target<"jwks"> => fault.target === "jwks");
   }
 
   takeSas(): Target<"sas"> | undefined {

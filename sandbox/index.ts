@@ -9,10 +9,14 @@ import { Faults } from "./faults";
 import { Stats } from "./stats";
 import { IssuedTokens } from "./issued-tokens";
 import { ResponseStyleSwitch } from "./response-style";
+import { IdentityStyleSwitch } from "./identity-style";
+import { SigningKeys } from "./signing-keys";
+import { Revocations } from "./revocations";
 
 export type { SandboxConfig } from "./config";
 export type { StatsSnapshot } from "./stats";
 export type { FaultInput } from "./faults";
+export type { IdentitySettings, IdentityStyle } from "./identity-style";
 
 export interface RunningSandbox {
   authUrl: string;
@@ -44,10 +48,16 @@ export async function startSandbox(overrides: Partial<SandboxConfig> = {}): Prom
   const hanging = new Set<ServerResponse>();
   const outageTimers = new Set<NodeJS.Timeout>();
   let stopping = false;
-  const [blobs, auth] = await Promise.all([BlobStorage.start(config), createAuthServer(config, stats, faults, issued)]);
+  const identity = new IdentityStyleSwitch({ style: config.identityStyle, accessTokenBytes: config.accessTokenBytes });
+  const [blobs, keys] = await Promise.all([BlobStorage.start(config), SigningKeys.create()]);
+  const revocations = new Revocations(stats);
+  const auth = createAuthServer({ config, stats, faults, issued, identity, keys, revocations, hanging });
   const api = createApiServer({
     config,
-    provider: auth.provider,
+    providers: auth.providers,
+    identity,
+    keys,
+    revocations,
     blobs,
     documents: new DocumentRegistry(),
     faults,

@@ -20,6 +20,10 @@ export class IssuedTokens {
     }
   }
 
+  has(value: string): boolean {
+    return this.tokens.has(value);
+  }
+
   list(): string[] {
     return [...this.tokens];
   }

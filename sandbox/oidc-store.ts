@@ -10,6 +10,8 @@ interface Entry {
  * entries (LRU), so a long e2e run or demo would see sessions and tokens vanish; this one keeps everything
  * until it expires.
  */
+export type OidcStore = ReturnType<typeof createOidcStore>;
+
 export function createOidcStore() {
   const entries = new Map<string, Entry>();
   const grants = new Map<string, Set<string>>();

@@ -2,10 +2,16 @@ export type Operation = "authorize" | "token" | "document" | "getuserinfo";
 
 type Counts = Record<string, number>;
 
+export type RevokedKind = "refresh_token" | "access_token";
+
 export interface StatsSnapshot {
   grants: { authorization_code: number; refresh_token: number };
   tokenErrors: Counts;
   refreshReuse: number;
+  /** Tokens revoked at /connect/revocation (RFC 7009), by type. */
+  revocations: Record<RevokedKind, number>;
+  /** GET /connect/jwks, faulted ones included. */
+  jwksRequests: number;
   operations: Record<Operation, Counts>;
 }
 
@@ -22,6 +28,8 @@ export class Stats {
       grants: { authorization_code: 0, refresh_token: 0 },
       tokenErrors: {},
       refreshReuse: 0,
+      revocations: { refresh_token: 0, access_token: 0 },
+      jwksRequests: 0,
       operations: { authorize: {}, token: {}, document: {}, getuserinfo: {} },
     };
   }
@@ -40,6 +48,14 @@ export class Stats {
 
   recordRefreshReuse(): void {
     this.data.refreshReuse += 1;
+  }
+
+  recordRevocation(kind: RevokedKind): void {
+    this.data.revocations[kind] += 1;
+  }
+
+  recordJwksRequest(): void {
+    this.data.jwksRequests += 1;
   }
 
   snapshot(): StatsSnapshot {

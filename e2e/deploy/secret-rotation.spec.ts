@@ -25,27 +25,34 @@ test.describe("AUTH_SECRET rotation", () => {
     await app?.stop();
   });
 
-  test("a session made under the old secret stays signed in and is re-encrypted under the new one", async ({ page, context, request }) => {
-    test.setTimeout(120_000);
+  test("a session made under the old secret stays signed in through the three rotation steps, cookie and stored session re-sealed under the new one", async ({ page, context, request }) => {
+    test.setTimeout(150_000);
     const sessionCookie = async () => (await context.cookies(deployUrls.secretRotation)).find((c) => c.name === COOKIE)?.value;
+    const signedIn = async () => {
+      await page.goto("/account");
+      await expect(page.getByTestId("signed-in-user")).toHaveText(users.alice.name);
+      expect((await page.request.get("/api/account")).status()).toBe(200);
+    };
 
     await start(OLD_SECRET);
     await signIn(page, users.alice);
     const underOld = await sessionCookie();
     expect(underOld).toBeTruthy();
 
-    // Rotation step 1: the new secret first, the old one still listed.
+    // Step 1: the new secret listed second, to decrypt only. Nothing is re-encrypted yet.
+    await start(`${OLD_SECRET},${NEW_SECRET}`);
+    await signedIn();
+    expect(await sessionCookie(), "still under the old secret").toBe(underOld);
+
+    // Step 2: the new secret first. The proxy re-encrypts the cookie and re-seals the stored session.
     await start(`${NEW_SECRET},${OLD_SECRET}`);
-    await page.goto("/account");
-    await expect(page.getByTestId("signed-in-user")).toHaveText(users.alice.name);
+    await signedIn();
     const reEncrypted = await sessionCookie();
     expect(reEncrypted, "the proxy wrote the cookie back").not.toBe(underOld);
 
-    // Step 2: the old secret removed. The re-encrypted cookie still opens; the one from before does not.
+    // Step 3: the old secret removed. The re-encrypted cookie and the re-sealed session still open; the old cookie does not.
     await start(NEW_SECRET);
-    await page.goto("/account");
-    await expect(page.getByTestId("signed-in-user")).toHaveText(users.alice.name);
-    expect((await page.request.get("/api/account")).status()).toBe(200);
+    await signedIn();
     const stale = await request.get(`${deployUrls.secretRotation}/api/account`, { headers: { cookie: `${COOKIE}=${underOld}` } });
     expect(stale.status(), "a cookie only the removed secret opens is no session").toBe(401);
   });

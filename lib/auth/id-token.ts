@@ -29,5 +29,7 @@ export async function verifyIdToken(idToken: string): Promise<JWTPayload> {
  */
 export function isKeysUnavailable(error: unknown): boolean {
   if (!(error instanceof joseErrors.JOSEError)) return true;
+  // jose throws its base class, code ERR_JOSE_GENERIC, only when the JWKS answer is not a 200 or not JSON.
+  if (error.code === joseErrors.JOSEError.code) return true;
   return error instanceof joseErrors.JWKSTimeout || error instanceof joseErrors.JWKSNoMatchingKey || error instanceof joseErrors.JWKSInvalid;
 }

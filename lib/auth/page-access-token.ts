@@ -1,7 +1,7 @@
 import "server-only";
 import { cookies, headers } from "next/headers";
 import { decodeSessionCookie, sessionCookieNameFor } from "@/lib/auth/session-cookie";
-import { resolveSession, type SessionState } from "@/lib/session/current-session";
+import { resolveSession, shouldRefresh, type SessionState } from "@/lib/session/current-session";
 import { isAccessTokenExpired } from "@/lib/session/session-record";
 
 /**
@@ -11,7 +11,7 @@ import { isAccessTokenExpired } from "@/lib/session/session-record";
 export async function readPageSession(): Promise<SessionState | null> {
   const [cookieStore, headerStore] = await Promise.all([cookies(), headers()]);
   const token = await decodeSessionCookie(cookieStore, sessionCookieNameFor(headerStore.get("x-forwarded-proto") ?? "http"));
-  return token?.sessionHandle ? resolveSession(token.sessionHandle) : null;
+  return token?.sessionHandle ? resolveSession(token.sessionHandle, shouldRefresh(headerStore)) : null;
 }
 
 /**

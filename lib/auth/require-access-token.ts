@@ -2,7 +2,7 @@ import "server-only";
 import type { NextRequest } from "next/server";
 import { AppError, sessionExpiredError, sessionStoreUnavailableError } from "@/lib/errors";
 import { readSessionToken } from "@/lib/auth/session-cookie";
-import { resolveSession } from "@/lib/session/current-session";
+import { resolveSession, shouldRefresh } from "@/lib/session/current-session";
 import { isAccessTokenExpired, type SessionRecord } from "@/lib/session/session-record";
 
 const notSignedIn = () => new AppError("UNAUTHENTICATED", 401, "You are not signed in.");
@@ -17,7 +17,7 @@ export async function requireSession(req: NextRequest): Promise<{ id: string; re
   if (!token) throw notSignedIn();
   // A cookie from before server-side sessions, tokens inside: sign in again.
   if (!token.sessionHandle) throw sessionExpiredError();
-  const state = await resolveSession(token.sessionHandle);
+  const state = await resolveSession(token.sessionHandle, shouldRefresh(req.headers));
   if (state.status === "unavailable") throw sessionStoreUnavailableError();
   if (state.status === "ended") throw notSignedIn();
   return state;

@@ -55,12 +55,12 @@ export function connectRedis(url: string, log: Log = console): RedisConnection {
     if (!available) return;
     available = false;
     const reason = error instanceof Error ? error.message : String(error);
-    log.warn(`refresh store: Redis at ${where} is unavailable (${reason}); each instance coordinates token refreshes on its own until it returns`);
+    log.warn(`session store: Redis at ${where} is unavailable (${reason}); signed-in requests get a 503 until it returns (nobody is signed out)`);
   };
   const recovered = () => {
     if (available) return;
     available = true;
-    log.info(`refresh store: Redis at ${where} is available again; token refreshes are coordinated across instances`);
+    log.info(`session store: Redis at ${where} is available again`);
   };
   // Without an 'error' listener node-redis would crash the process on the first dropped connection.
   client.on("error", failed);
@@ -117,7 +117,7 @@ type GlobalWithConnection = typeof globalThis & { [CONNECTION_KEY]?: RedisConnec
 
 /**
  * The process-wide connection to `url`, created on first use. On globalThis for the same reason as the
- * refresh store: Next's production build gives proxy, route handlers and pages separate module instances.
+ * session store: Next's production build gives proxy, route handlers and pages separate module instances.
  */
 export function getRedisConnection(url: string): RedisConnection {
   const g = globalThis as GlobalWithConnection;

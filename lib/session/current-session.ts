@@ -19,12 +19,19 @@ export type SessionState =
   | { status: "ended" }
   | { status: "unavailable" };
 
-async function resolve(handle: string): Promise<SessionState> {
+/**
+ * Set by proxy.ts on every request it passes on, after it has read the session and refreshed due tokens: the
+ * page or route handler behind it then only reads, so one request makes at most one refresh attempt (a
+ * deferred one is not retried by the next reader of the same request). proxy.ts overwrites any client's value.
+ */
+export const SESSION_REFRESHED_HEADER = "x-esign-session-refreshed";
+
+async function resolve(handle: string, refresh: boolean): Promise<SessionState> {
   let session: StoredSession | null;
   try {
     session = await readSession(handle);
     if (!session) return { status: "ended" };
-    const record = await refreshIfDue(session);
+    const record = refresh ? await refreshIfDue(session) : session.record;
     if (!record) return { status: "ended" };
     // Without offline_access (the shared development client) the session can call the service until its access
     // token lapses, then asks for a new sign-in.
@@ -38,7 +45,13 @@ async function resolve(handle: string): Promise<SessionState> {
 }
 
 /**
- * The session behind a cookie's handle, fit to use. Memoised per server render (React's cache), so a page whose
- * header, notice and body each ask reads the store once.
+ * The session behind a cookie's handle, its tokens refreshed first when due unless `refresh` is false (see
+ * SESSION_REFRESHED_HEADER). Memoised per server render (React's cache), so a page whose header, notice and body
+ * each ask reads the store once.
  */
-export const resolveSession: (handle: string) => Promise<SessionState> = cache(resolve);
+export const resolveSession: (handle: string, refresh: boolean) => Promise<SessionState> = cache(resolve);
+
+/** Whether a reader behind proxy.ts should still refresh: only when proxy.ts did not already (see the header). */
+export function shouldRefresh(requestHeaders: Pick<Headers, "get">): boolean {
+  return requestHeaders.get(SESSION_REFRESHED_HEADER) === null;
+}

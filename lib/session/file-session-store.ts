@@ -1,6 +1,6 @@
 import "server-only";
 import { mkdir } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { createStorage, type Storage } from "unstorage";
 import fsLiteDriver from "unstorage/drivers/fs-lite";
 import writeFileAtomic from "write-file-atomic";
@@ -18,7 +18,12 @@ function atomicFsDriver(base: string) {
   const driver = fsLiteDriver({ base });
   return {
     ...driver,
-    setItem: (key: string, value: string) => writeFileAtomic(join(base, key.replace(/:/g, "/")), value, { encoding: "utf8" }),
+    async setItem(key: string, value: string) {
+      const path = join(base, key.replace(/:/g, "/"));
+      // Also when someone removed the directory under a running server: recreate it rather than fail sign-ins.
+      await mkdir(dirname(path), { recursive: true });
+      await writeFileAtomic(path, value, { encoding: "utf8" });
+    },
   };
 }
 
@@ -44,7 +49,7 @@ export function createFileSessionStore(dir: string): SessionStore & { close(): v
     }
   })();
 
-  async function use<T>(operation: (storage: Storage) => Promise<T>): Promise<T> {
+  async function withStorage<T>(operation: (storage: Storage) => Promise<T>): Promise<T> {
     try {
       await ready;
       return await operation(storage!);
@@ -66,21 +71,21 @@ export function createFileSessionStore(dir: string): SessionStore & { close(): v
   const store: SessionStore & { close(): void } = {
     kind: "file",
     get: (id) =>
-      use(async (s) => {
+      withStorage(async (s) => {
         if (!live(index.get(id))) return null;
         const envelope = await s.getItem<SessionEnvelope>(`sessions:${id}`);
         return live(envelope) ? envelope : null;
       }),
     put: (id, envelope) =>
       serialised(id, () =>
-        use(async (s) => {
+        withStorage(async (s) => {
           await s.setItem(`sessions:${id}`, JSON.stringify(envelope));
           index.set(id, indexEntry(envelope));
         }),
       ),
     touch: (id, lastSeenAt, expiresAt) =>
       serialised(id, () =>
-        use(async (s) => {
+        withStorage(async (s) => {
           const envelope = await s.getItem<SessionEnvelope>(`sessions:${id}`);
           if (!envelope) return;
           await s.setItem(`sessions:${id}`, JSON.stringify({ ...envelope, lastSeenAt, expiresAt }));
@@ -89,16 +94,16 @@ export function createFileSessionStore(dir: string): SessionStore & { close(): v
       ),
     delete: (id) =>
       serialised(id, () =>
-        use(async (s) => {
+        withStorage(async (s) => {
           await s.removeItem(`sessions:${id}`);
           index.delete(id);
         }),
       ),
-    idsForSubject: (subject) => use(async () => [...index].filter(([, e]) => e.subject === subject && live(e)).map(([id]) => id)),
-    idsForOidcSid: (oidcSid) => use(async () => [...index].filter(([, e]) => e.oidcSid === oidcSid && live(e)).map(([id]) => id)),
+    idsForSubject: (subject) => withStorage(async () => [...index].filter(([, e]) => e.subject === subject && live(e)).map(([id]) => id)),
+    idsForOidcSid: (oidcSid) => withStorage(async () => [...index].filter(([, e]) => e.oidcSid === oidcSid && live(e)).map(([id]) => id)),
     claimOnce: (name, ttlMs) =>
       serialised(`claim:${name}`, () =>
-        use(async (s) => {
+        withStorage(async (s) => {
           if (live(await s.getItem<Claim>(`claims:${name}`))) return false;
           await s.setItem(`claims:${name}`, JSON.stringify({ expiresAt: Date.now() + ttlMs }));
           return true;
@@ -108,9 +113,9 @@ export function createFileSessionStore(dir: string): SessionStore & { close(): v
     tryLock: async () => true,
     renewLock: async () => true,
     releaseLock: async () => {},
-    countActive: () => use(async () => [...index.values()].filter(live).length),
+    countActive: () => withStorage(async () => [...index.values()].filter(live).length),
     sweep: () =>
-      use(async (s) => {
+      withStorage(async (s) => {
         let removed = 0;
         for (const [id, entry] of index) {
           if (live(entry)) continue;

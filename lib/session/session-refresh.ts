@@ -8,7 +8,7 @@ import { isKeysUnavailable, verifyIdToken } from "@/lib/auth/id-token";
 import { getLogger } from "@/lib/logging/logger";
 import { currentRequestId } from "@/lib/logging/request-context";
 import { needsRefresh, type SessionRecord } from "@/lib/session/session-record";
-import { getSessionStore, readSessionById, writeIssuedTokens, type StoredSession } from "@/lib/session/sessions";
+import { getSessionStore, readSessionById, writeIssuedTokens, writeSession, type StoredSession } from "@/lib/session/sessions";
 
 /**
  * The refresh lock's lifetime, renewed every third of it while the holder works: a holder that dies blocks the
@@ -130,7 +130,8 @@ async function withLock<T>(id: string, owner: string, work: () => Promise<T>): P
 /**
  * Refreshes the session's tokens once across every instance: the first request takes the store's lock and
  * re-reads the session under it; the others poll the session until it no longer needs a refresh, or take the
- * lock over if its holder died. A waiter that runs out of time gets the session as it is (deferred).
+ * lock over if its holder died. A waiter that runs out of time gets the session as it is (deferred). The holder
+ * also seals a session that only a previous AUTH_SECRET opens again under the current one (rotation).
  */
 async function refreshAcrossInstances(session: StoredSession): Promise<SessionRecord | null> {
   const store = getSessionStore();
@@ -141,17 +142,24 @@ async function refreshAcrossInstances(session: StoredSession): Promise<SessionRe
       return withLock(session.id, owner, async () => {
         const current = await readSessionById(session.id);
         if (!current) return null;
-        return needsRefresh(current.record) ? refreshHeld(current) : current.record;
+        if (needsRefresh(current.record)) return refreshHeld(current);
+        if (current.underOldSecret) await writeSession(current.id, current.record, current.envelope);
+        return current.record;
       });
     }
     await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
     const current = await readSessionById(session.id);
-    if (!current || !needsRefresh(current.record)) return current?.record ?? null;
+    if (!current || !isDue(current)) return current?.record ?? null;
     if (Date.now() > giveUpAt) {
       log().warn({ msg: "token refresh deferred: another instance is still refreshing this session", requestId: currentRequestId() });
       return current.record;
     }
   }
+}
+
+/** Tokens to refresh, or a seal to renew after an AUTH_SECRET rotation. */
+function isDue(session: StoredSession): boolean {
+  return (needsRefresh(session.record) && Boolean(session.record.refreshToken)) || session.underOldSecret;
 }
 
 const IN_FLIGHT_KEY = Symbol.for("esign.refreshesInFlight");
@@ -163,8 +171,7 @@ type GlobalWithRefreshes = typeof globalThis & { [IN_FLIGHT_KEY]?: Map<string, P
  * instances); instances share one through the store's lock. Null when the session ended meanwhile.
  */
 export async function refreshIfDue(session: StoredSession): Promise<SessionRecord | null> {
-  if (!needsRefresh(session.record)) return session.record;
-  if (!session.record.refreshToken) return session.record;
+  if (!isDue(session)) return session.record;
   const g = globalThis as GlobalWithRefreshes;
   const inFlight = (g[IN_FLIGHT_KEY] ??= new Map());
   const running = inFlight.get(session.id);

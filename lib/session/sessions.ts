@@ -9,8 +9,11 @@ import { createFileSessionStore } from "@/lib/session/file-session-store";
 import { createRedisSessionStore } from "@/lib/session/redis-session-store";
 import type { SessionEnvelope, SessionStore } from "@/lib/session/session-store";
 
-/** A session as read from the store: its store id, its decrypted record and the envelope it came in. */
-export type StoredSession = { id: string; record: SessionRecord; envelope: SessionEnvelope };
+/**
+ * A session as read from the store: its store id, its decrypted record, the envelope it came in, and whether only
+ * a previous AUTH_SECRET opened it (it is then sealed again under the current one, see session-refresh.ts).
+ */
+export type StoredSession = { id: string; record: SessionRecord; envelope: SessionEnvelope; underOldSecret: boolean };
 
 /** Last-seen times are written at most this often per session: a request in between costs one read, no write. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -46,7 +49,7 @@ function open(id: string, envelope: SessionEnvelope): StoredSession | null {
   const opened = sessions().sealer.open(envelope.sealed);
   // Sealed under a secret no longer listed, or altered: no session.
   if (!opened) return null;
-  return { id, record: JSON.parse(opened.plaintext) as SessionRecord, envelope };
+  return { id, record: JSON.parse(opened.plaintext) as SessionRecord, envelope, underOldSecret: opened.underOldSecret };
 }
 
 /** Starts a session for a completed sign-in; returns the handle that goes into the session cookie. */
@@ -111,7 +114,7 @@ export async function readSessionById(id: string): Promise<StoredSession | null>
   const kept = unsavedSessions().get(id);
   if (kept) {
     const expiresAt = sessionExpiresAt(kept.times.createdAt, kept.times.lastSeenAt, getConfig().sessions);
-    return { id, record: kept.record, envelope: { sealed: "", subject: "", ...kept.times, expiresAt } };
+    return { id, record: kept.record, envelope: { sealed: "", subject: "", ...kept.times, expiresAt }, underOldSecret: false };
   }
   const envelope = await sessions().store.get(id);
   return envelope ? open(id, envelope) : null;

@@ -10,6 +10,10 @@ declare module "oidc-provider" {
     readonly isExpired: boolean;
   }
 
+  export interface RefreshToken {
+    consumed?: number;
+  }
+
   export interface Grant {
     addOIDCScope(scope: string): void;
     addOIDCClaims(claims: string[]): void;
@@ -45,6 +49,7 @@ declare module "oidc-provider" {
     ): Promise<void>;
     on(event: string, listener: (...args: never[]) => void): this;
     AccessToken: { find(token: string): Promise<AccessToken | undefined> };
+    RefreshToken: { find(token: string): Promise<RefreshToken | undefined> };
     Grant: { new (properties: { accountId: string; clientId: string }): Grant; find(id: string): Promise<Grant | undefined> };
   }
 }

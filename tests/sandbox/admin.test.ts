@@ -126,6 +126,8 @@ describe("admin routes", () => {
       grants: { authorization_code: 0, refresh_token: 0 },
       tokenErrors: {},
       refreshReuse: 0,
+      revocations: { refresh_token: 0, access_token: 0 },
+      jwksRequests: 0,
       operations: { authorize: {}, token: {}, document: {}, getuserinfo: {} },
     });
   });

@@ -20,6 +20,8 @@ describe("sandbox configuration", () => {
       partnerAuthMethod: "client_secret_post",
       devClientId: "dev-client",
       responseStyle: "standard",
+      identityStyle: "standard",
+      accessTokenBytes: null,
       logRequests: false,
     });
   });
@@ -39,6 +41,8 @@ describe("sandbox configuration", () => {
         SANDBOX_PARTNER_AUTH_METHOD: "client_secret_basic",
         SANDBOX_RESPONSE_STYLE: "variant",
         SANDBOX_DEV_CLIENT_ID: "",
+        SANDBOX_IDENTITY_STYLE: "identityserver",
+        SANDBOX_ACCESS_TOKEN_BYTES: "4096",
       }),
     ).toEqual({
       redirectUris: ["http://localhost:3000/cb", "https://demo.example/cb"],
@@ -46,19 +50,21 @@ describe("sandbox configuration", () => {
       accessTokenTtl: 60,
       partnerAuthMethod: "client_secret_basic",
       responseStyle: "variant",
+      identityStyle: "identityserver",
+      accessTokenBytes: 4096,
     });
   });
 
   it("reports every bad value at once, each with its variable name", () => {
     let caught: unknown;
     try {
-      parseEnv({ SANDBOX_API_PORT: "70000", SANDBOX_SAS_TTL: "-5", SANDBOX_PARTNER_AUTH_METHOD: "private_key_jwt", SANDBOX_AUTH_URL: "localhost" });
+      parseEnv({ SANDBOX_API_PORT: "70000", SANDBOX_SAS_TTL: "-5", SANDBOX_PARTNER_AUTH_METHOD: "private_key_jwt", SANDBOX_AUTH_URL: "localhost", SANDBOX_ACCESS_TOKEN_BYTES: "100" });
     } catch (error) {
       caught = error;
     }
     expect(caught).toBeInstanceOf(ConfigError);
     const message = (caught as Error).message;
-    for (const key of ["SANDBOX_API_PORT", "SANDBOX_SAS_TTL", "SANDBOX_PARTNER_AUTH_METHOD", "SANDBOX_AUTH_URL"]) {
+    for (const key of ["SANDBOX_API_PORT", "SANDBOX_SAS_TTL", "SANDBOX_PARTNER_AUTH_METHOD", "SANDBOX_AUTH_URL", "SANDBOX_ACCESS_TOKEN_BYTES"]) {
       expect(message).toContain(key);
     }
   });

@@ -8,6 +8,13 @@ export type StandInIssuer = {
   signingKey: CryptoKey;
   /** What `/connect/token` answers; tests set it before each call. */
   tokenAnswer: Record<string, unknown>;
+  /** `/connect/token`'s status (200 unless a test sets another) and how long it waits before answering. */
+  tokenStatus: number;
+  tokenDelayMs: number;
+  /** How many calls `/connect/token` has had. */
+  tokenCalls: number;
+  /** When set, `/jwks` answers this status instead of the keys (the key set cannot be fetched). */
+  jwksFailure: number | undefined;
   close(): Promise<void>;
 };
 
@@ -19,12 +26,27 @@ export async function startStandInIssuer(): Promise<StandInIssuer> {
   const { publicKey, privateKey } = await generateKeyPair("RS256");
   const jwk = { ...(await exportJWK(publicKey)), kid: "k1", alg: "RS256", use: "sig" };
   let url = "";
-  const issuer: StandInIssuer = { url, signingKey: privateKey, tokenAnswer: {}, close: () => new Promise((r) => server.close(() => r())) };
+  const issuer: StandInIssuer = {
+    url,
+    signingKey: privateKey,
+    tokenAnswer: {},
+    tokenStatus: 200,
+    tokenDelayMs: 0,
+    tokenCalls: 0,
+    jwksFailure: undefined,
+    close: () => new Promise((r) => server.close(() => r())) };
   const server: Server = createServer((req, res) => {
     res.setHeader("content-type", "application/json");
     if (req.url === "/.well-known/openid-configuration") res.end(JSON.stringify({ issuer: url, jwks_uri: `${url}/jwks` }));
-    else if (req.url === "/jwks") res.end(JSON.stringify({ keys: [jwk] }));
-    else if (req.url === "/connect/token") req.resume().once("end", () => res.end(JSON.stringify(issuer.tokenAnswer)));
+    else if (req.url === "/jwks") {
+      if (issuer.jwksFailure) res.writeHead(issuer.jwksFailure).end("{}");
+      else res.end(JSON.stringify({ keys: [jwk] }));
+    } else if (req.url === "/connect/token") {
+      issuer.tokenCalls += 1;
+      req.resume().once("end", () => {
+        setTimeout(() => res.writeHead(issuer.tokenStatus).end(JSON.stringify(issuer.tokenAnswer)), issuer.tokenDelayMs);
+      });
+    }
     else res.writeHead(404).end("{}");
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -58,7 +58,7 @@ describe("handleCallback", () => {
   });
 
   it("sends a signed-in person whose callback failed its check to where they were going", async () => {
-    const session = await encode({ token: { name: "Alice", accessToken: "at" }, secret: SECRET, salt: "authjs.session-token" });
+    const session = await encode({ token: { name: "Alice", sessionHandle: "a-session-handle" }, secret: SECRET, salt: "authjs.session-token" });
     const res = await handleCallback(
       callbackRequest({ "authjs.session-token": session, "authjs.callback-url": encodeURIComponent("http://localhost:3000/documents") }),
       failedCheck(),

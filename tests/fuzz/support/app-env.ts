@@ -1,3 +1,6 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { FUZZ_API_URL, FUZZ_AUTH_URL } from "./ports";
 
 /** Encrypts the session cookies the suites build; the app under test decrypts with the same value. */
@@ -9,6 +12,8 @@ export const FUZZ_AUTH_SECRET = "fuzz-only-secret-0123456789abcdef0123456789";
  */
 export function configureAppEnv(): void {
   Object.assign(process.env, {
+    // The embedded session store, in a directory of this run's own.
+    SESSION_STORE_DIR: mkdtempSync(join(tmpdir(), "esign-fuzz-sessions-")),
     AUTH_SECRET: FUZZ_AUTH_SECRET,
     ESIGN_USE_SANDBOX: "true",
     ESIGN_AUTH_URL: FUZZ_AUTH_URL,

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { encode } from "next-auth/jwt";
 import type { SessionToken } from "@/lib/auth/session-token";
+import type { SessionRecord } from "@/lib/session/session-record";
 import { FUZZ_AUTH_SECRET } from "./app-env";
 import { headerValueArb } from "./arbitraries";
 import type { CallerTokens } from "./fuzz-sandbox";
@@ -10,7 +11,7 @@ const SECURE_NAME = `__Secure-${PLAIN_NAME}`;
 type CookieName = typeof PLAIN_NAME | typeof SECURE_NAME;
 
 /** Sessions that decrypt, by what the service will make of them. */
-type SessionKind = keyof CallerTokens | "unknownToken" | "refreshRejected" | "noAccessToken";
+type SessionKind = keyof CallerTokens | "unknownToken" | "refreshRejected" | "noAccessToken" | "ended" | "legacy";
 
 /**
  * What the route should conclude about the session: a caller whose token the service then judges, or a refusal
@@ -28,28 +29,54 @@ export interface SessionCase {
 /** Every session kind encrypted under both cookie names (the name is the key-derivation salt). */
 export type SessionCookies = Record<CookieName, Record<SessionKind, string>>;
 
-const KINDS: SessionKind[] = ["alice", "bob", "noScope", "unknownToken", "refreshRejected", "noAccessToken"];
+const KINDS: SessionKind[] = ["alice", "bob", "noScope", "unknownToken", "refreshRejected", "noAccessToken", "ended", "legacy"];
 
-function payloadFor(kind: SessionKind, tokens: CallerTokens): SessionToken {
+/** The server-side session record of each kind (`ended` and `legacy` have none). */
+function recordFor(kind: SessionKind, tokens: CallerTokens): SessionRecord {
   const now = Math.floor(Date.now() / 1000);
   // An hour ahead, as issued: the proxy (not under test here) would refresh an expiring one first.
-  const base: SessionToken = { accessTokenExpiresAt: now + 3600, accessTokenLifetime: 3600, refreshToken: "fuzz-refresh-token" };
+  const base: SessionRecord = {
+    subject: `fuzz-${kind}`,
+    accessTokenExpiresAt: now + 3600,
+    accessTokenLifetime: 3600,
+    refreshToken: "fuzz-refresh-token",
+    device: { browser: "Fuzz", os: "Fuzz" },
+  };
   if (kind === "unknownToken") return { ...base, accessToken: "an-access-token-the-service-never-issued" };
   if (kind === "refreshRejected") return { ...base, accessToken: tokens.alice, error: "RefreshRejected" };
-  if (kind === "noAccessToken") return base;
+  if (kind === "noAccessToken" || kind === "ended" || kind === "legacy") return base;
   return { ...base, accessToken: tokens[kind] };
 }
 
+/**
+ * Starts a server-side session per kind in the app's store (call after configureAppEnv), then encodes a cookie
+ * holding each one's handle; `ended`'s session is ended again at once, and `legacy` is a cookie from before
+ * server-side sessions, with the tokens inside and no handle.
+ */
 export async function encodeSessionCookies(tokens: CallerTokens): Promise<SessionCookies> {
+  const { createSession, deleteSession } = await import("@/lib/session/sessions");
+  const { storeName } = await import("@/lib/session/session-keys");
+  const payloads = Object.fromEntries(
+    await Promise.all(
+      KINDS.map(async (kind): Promise<[SessionKind, SessionToken]> => {
+        const record = recordFor(kind, tokens);
+        if (kind === "legacy") return [kind, { accessToken: tokens.alice, refreshToken: "fuzz-refresh-token", accessTokenExpiresAt: record.accessTokenExpiresAt }];
+        const handle = await createSession(record);
+        if (kind === "ended") await deleteSession(storeName("session", handle));
+        return [kind, { sub: record.subject, sessionHandle: handle }];
+      }),
+    ),
+  ) as Record<SessionKind, SessionToken>;
   const encodeAll = async (salt: CookieName) =>
     Object.fromEntries(
-      await Promise.all(KINDS.map(async (kind) => [kind, await encode({ token: payloadFor(kind, tokens), secret: FUZZ_AUTH_SECRET, salt })])),
+      await Promise.all(KINDS.map(async (kind) => [kind, await encode({ token: payloads[kind], secret: FUZZ_AUTH_SECRET, salt })])),
     ) as Record<SessionKind, string>;
   return { [PLAIN_NAME]: await encodeAll(PLAIN_NAME), [SECURE_NAME]: await encodeAll(SECURE_NAME) };
 }
 
 function outcomeOf(kind: SessionKind): SessionOutcome {
-  if (kind === "refreshRejected" || kind === "noAccessToken") return { refused: "SESSION_EXPIRED" };
+  if (kind === "refreshRejected" || kind === "noAccessToken" || kind === "legacy") return { refused: "SESSION_EXPIRED" };
+  if (kind === "ended") return { refused: "UNAUTHENTICATED" };
   return { caller: kind };
 }
 

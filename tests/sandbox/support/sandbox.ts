@@ -1,4 +1,4 @@
-import { startSandbox, type RunningSandbox, type SandboxConfig } from "../../../sandbox/index";
+import { startSandbox, type RunningSandbox, type SandboxConfig, type StatsSnapshot } from "../../../sandbox/index";
 
 export const REDIRECT_URI = "http://localhost:3000/api/auth/callback/esign";
 
@@ -18,4 +18,33 @@ export async function addFault(sandbox: RunningSandbox, fault: Record<string, un
     headers: { "content-type": "application/json" },
     body: JSON.stringify(fault),
   });
+}
+
+/** PUT/POST a JSON body to an admin route and return the raw response. */
+export async function adminSend(sandbox: RunningSandbox, method: string, path: string, body?: unknown): Promise<Response> {
+  return fetch(`${sandbox.apiUrl}/_sandbox/${path}`, {
+    method,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+export async function setIdentityStyle(
+  sandbox: RunningSandbox,
+  settings: { style: "standard" | "identityserver"; accessTokenBytes?: number | null },
+): Promise<void> {
+  const response = await adminSend(sandbox, "PUT", "identity-style", settings);
+  if (response.status !== 200) throw new Error(`identity-style answered ${response.status}: ${await response.text()}`);
+}
+
+export async function publishedJwks(sandbox: RunningSandbox): Promise<{ keys: { kid: string; kty: string; d?: string }[] }> {
+  return (await fetch(`${sandbox.authUrl}/connect/jwks`)).json();
+}
+
+export async function sandboxStats(sandbox: RunningSandbox): Promise<Record<string, unknown> & StatsSnapshot> {
+  return (await fetch(`${sandbox.apiUrl}/_sandbox/stats`)).json();
+}
+
+export async function refreshTokenStatus(sandbox: RunningSandbox, token: string): Promise<{ status: string; revokedAtEndpoint: boolean }> {
+  return (await fetch(`${sandbox.apiUrl}/_sandbox/refresh-token-status?token=${encodeURIComponent(token)}`)).json();
 }

@@ -1,0 +1,34 @@
+import type { Stats } from "./stats";
+
+type RevocableToken = { kind: string; jti: string; clientId: string };
+
+/**
+ * What was revoked at /connect/revocation, so a test can tell "revoked by the app" from "gone for another
+ * reason". Values of opaque tokens are their ids. Bounded like issued-tokens.ts; kept across resets.
+ */
+export class Revocations {
+  private readonly values = new Set<string>();
+
+  constructor(
+    private readonly stats: Stats,
+    private readonly limit = 50_000,
+  ) {}
+
+  /**
+   * oidc-provider's `features.revocation.allowedPolicy`: a client revokes only its own tokens (another's are
+   * ignored, as RFC 7009 §2.2 allows), and each revocation it goes ahead with is counted.
+   */
+  readonly allowedPolicy = async (_ctx: unknown, client: { clientId: string }, token: RevocableToken): Promise<boolean> => {
+    if (token.clientId !== client.clientId) return false;
+    if (token.kind === "RefreshToken" || token.kind === "AccessToken") {
+      this.stats.recordRevocation(token.kind === "RefreshToken" ? "refresh_token" : "access_token");
+      if (this.values.size >= this.limit) this.values.delete(this.values.values().next().value ?? "");
+      this.values.add(token.jti);
+    }
+    return true;
+  };
+
+  has(value: string): boolean {
+    return this.values.has(value);
+  }
+}

@@ -1,0 +1,218 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createClient } from "redis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createFileSessionStore } from "@/lib/session/file-session-store";
+import { createRedisSessionStore } from "@/lib/session/redis-session-store";
+import type { SessionEnvelope, SessionStore } from "@/lib/session/session-store";
+import { SessionStoreUnavailableError } from "@/lib/session/session-store";
+import { connectRedis, type RedisConnection } from "@/lib/redis/connection";
+import { startRedisServer, type RunningRedis } from "../../scripts/lib/redis-server";
+
+// A real redis-server on loopback, started by this file (Debian package; a missing binary fails the run).
+const REDIS_PORT = Number(process.env.TEST_REDIS_PORT ?? 4620);
+const MAX_AGE_MS = 60_000;
+const quiet = { warn: () => {}, info: () => {} };
+
+let redis: RunningRedis;
+let connection: RedisConnection;
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), "esign-session-store-test-"));
+  dirs.push(dir);
+  return dir;
+};
+
+beforeAll(async () => {
+  redis = await startRedisServer(REDIS_PORT);
+  connection = connectRedis(redis.url, quiet);
+});
+
+afterAll(async () => {
+  await connection.close();
+  await redis.stop();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+let counter = 0;
+const unique = (prefix: string) => `${prefix}-${++counter}-${Math.random().toString(36).slice(2)}`;
+function envelope(overrides: Partial<SessionEnvelope> = {}): SessionEnvelope {
+  const now = Date.now();
+  return { sealed: unique("sealed"), subject: unique("subject"), createdAt: now, lastSeenAt: now, expiresAt: now + 30_000, ...overrides };
+}
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const stores: Array<[string, () => SessionStore]> = [
+  ["file", () => createFileSessionStore(tempDir())],
+  ["redis", () => createRedisSessionStore(connection, MAX_AGE_MS)],
+];
+
+describe.each(stores)("the %s session store", (kind, create) => {
+  it("gives back what it was given, and nothing once it is deleted", async () => {
+    const store = create();
+    const id = unique("id");
+    const written = envelope({ oidcSid: unique("sid") });
+    await store.put(id, written);
+    expect(await store.get(id)).toEqual(written);
+    await store.delete(id);
+    expect(await store.get(id)).toBeNull();
+    expect(await store.get(unique("never-written"))).toBeNull();
+  });
+
+  it("answers nothing for a session past its expiry, and sweeps it", async () => {
+    const store = create();
+    const id = unique("id");
+    const subject = unique("subject");
+    await store.put(id, envelope({ subject, expiresAt: Date.now() + 150 }));
+    const before = await store.countActive();
+    await sleep(300);
+    expect(await store.get(id)).toBeNull();
+    expect(await store.idsForSubject(subject)).toEqual([]);
+    expect(await store.countActive()).toBe(before - 1);
+    expect(await store.sweep()).toBeGreaterThanOrEqual(kind === "file" ? 1 : 0);
+  });
+
+  it("moves the times on touch without rewriting the sealed tokens", async () => {
+    const store = create();
+    const id = unique("id");
+    const written = envelope();
+    await store.put(id, written);
+    await store.touch(id, written.lastSeenAt + 1_000, written.expiresAt + 1_000);
+    expect(await store.get(id)).toEqual({ ...written, lastSeenAt: written.lastSeenAt + 1_000, expiresAt: written.expiresAt + 1_000 });
+    // A touch of a session deleted meanwhile does not bring it back.
+    await store.delete(id);
+    await store.touch(id, Date.now(), Date.now() + 10_000);
+    expect(await store.get(id)).toBeNull();
+  });
+
+  it("lists the sessions of a subject and of a service session, and only those", async () => {
+    const store = create();
+    const subject = unique("subject");
+    const sid = unique("sid");
+    const [a, b, c] = [unique("a"), unique("b"), unique("c")];
+    await store.put(a, envelope({ subject, oidcSid: sid }));
+    await store.put(b, envelope({ subject }));
+    await store.put(c, envelope());
+    expect((await store.idsForSubject(subject)).sort()).toEqual([a, b].sort());
+    expect(await store.idsForOidcSid(sid)).toEqual([a]);
+    await store.delete(a);
+    expect(await store.idsForSubject(subject)).toEqual([b]);
+    expect(await store.idsForOidcSid(sid)).toEqual([]);
+  });
+
+  it("grants a claim once within its lifetime", async () => {
+    const store = create();
+    const name = unique("jti");
+    expect(await store.claimOnce(name, 200)).toBe(true);
+    expect(await store.claimOnce(name, 200)).toBe(false);
+    await sleep(300);
+    expect(await store.claimOnce(name, 200)).toBe(true);
+  });
+});
+
+describe("the redis session store's refresh lock", () => {
+  const store = () => createRedisSessionStore(connection, MAX_AGE_MS);
+
+  it("is held by one owner at a time, renewed only by its owner, released only by its owner", async () => {
+    const id = unique("id");
+    expect(await store().tryLock(id, "a", 300)).toBe(true);
+    expect(await store().tryLock(id, "b", 300)).toBe(false);
+    expect(await store().renewLock(id, "b", 300)).toBe(false);
+    await store().releaseLock(id, "b");
+    expect(await store().tryLock(id, "b", 300)).toBe(false);
+    // Renewed past its first lifetime, it is still a's.
+    for (let i = 0; i < 4; i++) {
+      await sleep(100);
+      expect(await store().renewLock(id, "a", 300)).toBe(true);
+    }
+    expect(await store().tryLock(id, "b", 300)).toBe(false);
+    await store().releaseLock(id, "a");
+    expect(await store().tryLock(id, "b", 300)).toBe(true);
+  });
+
+  it("frees itself when its holder stops renewing", async () => {
+    const id = unique("id");
+    expect(await store().tryLock(id, "dead-holder", 200)).toBe(true);
+    await sleep(300);
+    expect(await store().tryLock(id, "next", 200)).toBe(true);
+  });
+});
+
+describe("the file session store", () => {
+  it("keeps sessions across a restart of the instance", async () => {
+    const dir = tempDir();
+    const first = createFileSessionStore(dir);
+    const id = unique("id");
+    const subject = unique("subject");
+    const written = envelope({ subject });
+    await first.put(id, written);
+    first.close();
+    const second = createFileSessionStore(dir);
+    expect(await second.get(id)).toEqual(written);
+    expect(await second.idsForSubject(subject)).toEqual([id]);
+  });
+
+  it("never lets a read see a half-written session", async () => {
+    const store = createFileSessionStore(tempDir());
+    const id = unique("id");
+    const big = (n: number) => envelope({ sealed: String(n).repeat(200_000) });
+    await store.put(id, big(1));
+    const reads: Array<SessionEnvelope | null> = [];
+    await Promise.all([
+      (async () => {
+        for (let n = 2; n < 12; n++) await store.put(id, big(n % 10));
+      })(),
+      (async () => {
+        for (let i = 0; i < 200; i++) reads.push(await store.get(id));
+      })(),
+    ]);
+    for (const read of reads) {
+      expect(read).not.toBeNull();
+      expect(new Set(read!.sealed).size, "one digit repeated: a whole envelope").toBe(1);
+      expect(read!.sealed.length).toBe(200_000);
+    }
+  });
+
+  it("reports a directory it cannot write as unavailable", async () => {
+    // A regular file where the directory should be.
+    const file = join(tempDir(), "not-a-directory");
+    writeFileSync(file, "");
+    const store = createFileSessionStore(file);
+    await expect(store.put(unique("id"), envelope())).rejects.toBeInstanceOf(SessionStoreUnavailableError);
+  });
+});
+
+describe("sessions through the store", () => {
+  it("leave no plaintext token in any file or Redis value", async () => {
+    const dir = tempDir();
+    Object.assign(process.env, { AUTH_SECRET: "unit-test-secret-0123456789abcdef0123456789", SESSION_STORE_DIR: dir });
+    const { createSession } = await import("@/lib/session/sessions");
+    const secrets = { accessToken: unique("ACCESS"), refreshToken: unique("REFRESH"), idToken: unique("IDTOKEN") };
+    await createSession({ subject: "alice@example.com", email: "alice@example.com", ...secrets, device: { browser: "Test", os: "Test" } });
+    const files = readdirSync(join(dir, "sessions")).map((f) => readFileSync(join(dir, "sessions", f), "utf8"));
+    expect(files.length).toBeGreaterThan(0);
+
+    // The same record through the Redis store, read back raw.
+    const redisStore = createRedisSessionStore(connection, MAX_AGE_MS);
+    const { createSealer } = await import("@/lib/session/seal");
+    const sealed = createSealer(["unit-test-secret-0123456789abcdef0123456789"]).seal(JSON.stringify({ subject: "alice@example.com", ...secrets }));
+    await redisStore.put(unique("id"), envelope({ sealed }));
+    const inspector = createClient({ url: redis.url });
+    await inspector.connect();
+    const values: string[] = [];
+    for await (const keys of inspector.scanIterator({ COUNT: 100 })) {
+      for (const key of keys) {
+        const type = await inspector.type(key);
+        values.push(key);
+        if (type === "hash") values.push(...Object.values(await inspector.hGetAll(key)));
+        else if (type === "zset") values.push(...(await inspector.zRange(key, 0, -1)));
+        else if (type === "string") values.push((await inspector.get(key)) ?? "");
+      }
+    }
+    await inspector.close();
+    for (const text of [...files, ...values]) {
+      for (const secret of [...Object.values(secrets), "alice@example.com"]) expect(text).not.toContain(secret);
+    }
+  });
+});
