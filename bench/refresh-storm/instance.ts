@@ -47,9 +47,9 @@ const handlers = {
    */
   async readCost({ tokens, reads, warmUp }: { tokens: TokenSet; reads: number; warmUp: number }) {
     const handle = await handlers.create({ tokens, accessTokenExpiresAt: Math.floor(Date.now() / 1000) + 3600 });
-    await timeEach(warmUp, () => resolveSession(handle));
+    await timeEach(warmUp, () => resolveSession(handle, true));
     const read = await timeEach(reads, () => readSession(handle));
-    const resolved = await timeEach(reads, () => resolveSession(handle));
+    const resolved = await timeEach(reads, () => resolveSession(handle, true));
     const stale = Array.from({ length: Math.min(reads, 300) }, () => crypto.randomUUID());
     const longAgo = Date.now() - LONG_AGO_MS;
     const record = { ...sessionRecordFromTokens(tokens, SCOPE), accessTokenExpiresAt: Math.floor(Date.now() / 1000) + 3600 };
@@ -64,7 +64,7 @@ const handlers = {
     const requests = await Promise.all(
       Array.from({ length: n }, async (): Promise<StormRequest> => {
         const started = performance.now();
-        const state = await resolveSession(handle);
+        const state = await resolveSession(handle, true);
         const ms = performance.now() - started;
         if (state.status !== "active") return { accessToken: null, status: state.status, ms };
         return { accessToken: state.record.error ? null : (state.record.accessToken ?? null), status: state.record.error ?? "active", ms };
