@@ -2,8 +2,8 @@
  * Load: N concurrent signed-in sessions (distinct cookies) against GET /api/account of three standalone builds
  * running side by side — before = the design with the tokens in the cookie (main at e44ffe4), after = this checkout
  * with the embedded file store and with Redis — beside the same sessions' bearer tokens sent straight to the
- * sandbox's GET /api/getuserinfo. The targets take turns at each N, so a shared machine's drifting load falls on
- * all of them alike. Loopback only; each phase is bounded in time and count.
+ * sandbox's GET /api/getuserinfo. The targets take turns (1 s each) at each N, so a shared machine's drifting load
+ * falls on all of them alike. Loopback only; each phase is bounded in time and count.
  *
  *   npm run bench:load                      # builds this checkout if needed, and e44ffe4 once in /tmp (minutes)
  *   npm run bench:load -- --before <dir>    # a checkout of the previous design to use instead (built if needed)
@@ -22,7 +22,7 @@ import { startStandaloneApp, type StandaloneApp } from "../../scripts/lib/standa
 import { builtCheckout, checkoutCommit, standaloneBuild } from "./builds";
 import { runLoad } from "./load";
 import { signInTokens, storedSessionCookies, tokenCookies } from "./sessions";
-import { formatTable, summarize, type SizeResult } from "./stats";
+import { formatTable, mergePhases, summarize, type PhaseResult, type SizeResult } from "./stats";
 
 const BEFORE_COMMIT = "e44ffe4";
 const DEFAULT_BEFORE_DIR = path.join(os.tmpdir(), `esign-before-${BEFORE_COMMIT}`);
@@ -32,6 +32,8 @@ const REDIS_PORT = Number(process.env.BENCH_REDIS_PORT ?? 4620);
 // N = 1 first: with one session nothing queues, so its overhead is the app's own cost per request.
 const SIZES = [1, 10, 50, 200];
 const PHASE_MS = 5_000;
+/** Each target's phase is run as this many turns, interleaved with the other targets'. */
+const SLICES = 5;
 // Lets the server's JIT, connection pools and route modules settle before anything is measured.
 const WARM_UP_MS = 1_000;
 const MAX_REQUESTS_PER_PHASE = 500_000;
@@ -103,23 +105,20 @@ try {
   const directUrl = `http://127.0.0.1:${SANDBOX_PORTS.apiPort}/api/getuserinfo`;
   const phase = (url: string, headers: Record<string, string>[], durationMs: number) =>
     runLoad({ url, sessions: headers, durationMs, maxRequests: MAX_REQUESTS_PER_PHASE });
-  const measure = async (url: string, headers: Record<string, string>[]) => {
-    await phase(url, headers, WARM_UP_MS);
-    return summarize(await phase(url, headers, PHASE_MS));
-  };
-  for (const [round, n] of SIZES.entries()) {
-    const direct = await measure(
-      directUrl,
-      tokens.slice(0, n).map((t) => ({ authorization: `Bearer ${t.access_token}` })),
-    );
-    const measured: SizeResult["apps"] = [];
-    // A different app goes first at each N, so none always runs right after the direct phase.
-    for (const { label, app, cookies } of [...apps.slice(round % apps.length), ...apps.slice(0, round % apps.length)]) {
-      measured.push({ label, summary: await measure(`${app.url}/api/account`, cookies.slice(0, n).map((cookie) => ({ cookie }))) });
+  for (const n of SIZES) {
+    const loads = [
+      { label: "direct", url: directUrl, headers: tokens.slice(0, n).map((t) => ({ authorization: `Bearer ${t.access_token}` })) },
+      ...apps.map(({ label, app, cookies }) => ({ label, url: `${app.url}/api/account`, headers: cookies.slice(0, n).map((cookie) => ({ cookie })) })),
+    ];
+    for (const { url, headers } of loads) await phase(url, headers, WARM_UP_MS);
+    // The targets take turns in slices, so the machine's drifting load falls on all of them alike.
+    const slices = loads.map(() => [] as PhaseResult[]);
+    for (let slice = 0; slice < SLICES; slice++) {
+      for (const [k, { url, headers }] of loads.entries()) slices[k]!.push(await phase(url, headers, PHASE_MS / SLICES));
     }
-    measured.sort((a, b) => apps.findIndex((x) => x.label === a.label) - apps.findIndex((x) => x.label === b.label));
-    results.push({ sessions: n, direct, apps: measured, before: BEFORE_LABEL });
-    console.log(`N=${n}: direct ${direct.rps.toFixed(0)} req/s, ${measured.map((m) => `${m.label} ${m.summary.rps.toFixed(0)} req/s`).join(", ")}`);
+    const [direct, ...measured] = slices.map((parts) => summarize(mergePhases(parts)));
+    results.push({ sessions: n, direct: direct!, apps: measured.map((summary, k) => ({ label: apps[k]!.label, summary })), before: BEFORE_LABEL });
+    console.log(`N=${n}: ${loads.map((l, k) => `${l.label} ${(k === 0 ? direct! : measured[k - 1]!).rps.toFixed(0)} req/s`).join(", ")}`);
   }
 } finally {
   await Promise.all(apps.map(({ app }) => app.stop()));
@@ -130,7 +129,8 @@ try {
 
 const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(" ");
 console.log(`
-Load: N sessions, each sending its next request when the last one answered, ${PHASE_MS / 1000} s per phase after ${WARM_UP_MS / 1000} s warm-up
+Load: N sessions, each sending its next request when the last one answered, ${PHASE_MS / 1000} s per target after ${WARM_UP_MS / 1000} s warm-up,
+in ${SLICES} turns taken in rotation with the other targets
 ${startedAt.toISOString()}, Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "unknown"}), load average ${load(loadAtStart)} at start, ${load(os.loadavg())} at end
 sandbox in this process; apps = standalone server.js (NODE_ENV=production) on 127.0.0.1; app logs in ${logDir}
   before: ${beforeStandalone ? `${beforeDir} at ${checkoutCommit(beforeDir!)}` : "skipped (--before none)"}

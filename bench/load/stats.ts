@@ -14,6 +14,16 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] ?? Number.NaN;
 }
 
+/** Phases of one target taken in turns, as one. */
+export function mergePhases(parts: PhaseResult[]): PhaseResult {
+  return {
+    requests: parts.reduce((sum, p) => sum + p.requests, 0),
+    errors: parts.reduce((sum, p) => sum + p.errors, 0),
+    elapsedMs: parts.reduce((sum, p) => sum + p.elapsedMs, 0),
+    latenciesMs: parts.flatMap((p) => p.latenciesMs),
+  };
+}
+
 export interface PhaseSummary {
   rps: number;
   p50: number;
