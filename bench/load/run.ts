@@ -111,10 +111,14 @@ try {
       ...apps.map(({ label, app, cookies }) => ({ label, url: `${app.url}/api/account`, headers: cookies.slice(0, n).map((cookie) => ({ cookie })) })),
     ];
     for (const { url, headers } of loads) await phase(url, headers, WARM_UP_MS);
-    // The targets take turns in slices, so the machine's drifting load falls on all of them alike.
+    // The targets take turns in slices, so the machine's drifting load falls on all of them alike; the order
+    // rotates, so no target always follows the direct phase (whose garbage this process then collects).
     const slices = loads.map(() => [] as PhaseResult[]);
     for (let slice = 0; slice < SLICES; slice++) {
-      for (const [k, { url, headers }] of loads.entries()) slices[k]!.push(await phase(url, headers, PHASE_MS / SLICES));
+      for (let i = 0; i < loads.length; i++) {
+        const k = (slice + i) % loads.length;
+        slices[k]!.push(await phase(loads[k]!.url, loads[k]!.headers, PHASE_MS / SLICES));
+      }
     }
     const [direct, ...measured] = slices.map((parts) => summarize(mergePhases(parts)));
     results.push({ sessions: n, direct: direct!, apps: measured.map((summary, k) => ({ label: apps[k]!.label, summary })), before: BEFORE_LABEL });
