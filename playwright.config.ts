@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ACCESS_TOKEN_TTL_SECONDS, ports, urls } from "./e2e/ports";
 import { SERVER_LOG_DIR } from "./e2e/server-log-scan";
+import { APP_SECRET, DEV_APP_SECRET } from "./e2e/secrets";
 import { deployUrls } from "./e2e/deploy/origins";
 
 // Playwright's own Chromium where it was downloaded; Debian's otherwise (machines that cannot download browsers).
@@ -17,9 +18,6 @@ const bundled = (() => {
 })();
 const executablePath = bundled && existsSync(bundled) ? undefined : "/usr/bin/chromium";
 
-// Test-only secrets: these servers exist for the length of one test run.
-const APP_SECRET = "e2e-only-auth-secret-0123456789abcdef0123456789";
-const DEV_APP_SECRET = "e2e-only-dev-client-secret-0123456789abcdef012345";
 
 mkdirSync(SERVER_LOG_DIR, { recursive: true });
 

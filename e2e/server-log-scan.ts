@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { urls } from "./ports";
+import { scanSessionStores } from "./session-store-scan";
 
 export const SERVER_LOG_DIR = ".e2e-logs";
 
@@ -58,6 +59,7 @@ export default async function scanServerLogs(): Promise<void> {
     }
   }
   if (leaks.length > 0) throw new Error(`tokens or secrets in server logs:\n  ${leaks.join("\n  ")}`);
+  const sessionFiles = scanSessionStores(secrets);
 
   const seen = (await (await fetch(`${urls.api}/_sandbox/request-ids`)).json()) as { requests: { requestId: string | null }[] };
   const ids = seen.requests.flatMap((r) => (r.requestId ? [r.requestId] : []));
@@ -67,6 +69,7 @@ export default async function scanServerLogs(): Promise<void> {
   }
   console.log(
     `server-log scan: ${files.length} logs, ${accessLines} access lines, ${secrets.length} tokens/secrets and ${LEAK_PATTERNS.length} secret patterns checked, no leak; ` +
+      `${sessionFiles} session files hold none of them; ` +
       `${ids.length} request ids seen by the service, all on app access lines`,
   );
 }

@@ -1,13 +1,14 @@
 import "server-only";
 import type { NextRequest, NextResponse } from "next/server";
-import { AppError, toErrorResponse } from "@/lib/errors";
+import { AppError, sessionStoreUnavailableError, toErrorResponse } from "@/lib/errors";
+import { isSessionStoreUnavailable } from "@/lib/session/session-store";
 import { assertSameOrigin } from "@/lib/security/same-origin";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
  * Runs a route handler body: refuses cross-site state-changing requests first, then turns anything
- * the body throws into the JSON error shape.
+ * the body throws into the JSON error shape (an unreachable session store into its 503).
  */
 export function withErrorHandling<C>(handler: (req: NextRequest, context: C) => Promise<NextResponse>) {
   return async (req: NextRequest, context: C): Promise<NextResponse> => {
@@ -15,7 +16,7 @@ export function withErrorHandling<C>(handler: (req: NextRequest, context: C) => 
       if (!SAFE_METHODS.has(req.method)) assertSameOrigin(req);
       return await handler(req, context);
     } catch (error) {
-      return toErrorResponse(error);
+      return toErrorResponse(isSessionStoreUnavailable(error) ? sessionStoreUnavailableError(error) : error);
     }
   };
 }

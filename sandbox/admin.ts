@@ -8,6 +8,9 @@ import { accessTokenBytesSchema, identityStyles } from "./identity-style";
 import { readJsonBody, sendJson } from "./http-utils";
 import { seenRequestIds } from "./seen-request-ids";
 import { refreshTokenStatus } from "./refresh-token-status";
+import { logoutTokenRequestSchema } from "./logout-token-minting";
+import { signOutAccount } from "./session-sign-out";
+import { listUsers } from "./users";
 
 const ADMIN_BODY_LIMIT = 16 * 1024;
 
@@ -27,6 +30,17 @@ const responseStyleSchema = z.object({ style: z.enum(responseStyles) }).strict()
 const identityStyleSchema = z
   .object({ style: z.enum(identityStyles), accessTokenBytes: accessTokenBytesSchema.default(null) })
   .strict();
+
+const backchannelLogoutUriSchema = z.object({ uri: z.url({ protocol: /^https?$/ }) }).strict();
+
+const signOutSchema = z.union([z.object({ sub: z.string() }).strict(), z.object({ email: z.string() }).strict()]);
+
+/** The partner's registered back-channel URI is client metadata: changing it rebuilds the provider. */
+function setBackchannelLogoutUri(deps: ApiDeps, uri: string): void {
+  if (deps.backchannelLogoutUri.current === uri) return;
+  deps.backchannelLogoutUri.current = uri;
+  deps.providers.rebuild();
+}
 
 const outageSchema = z.object({ part: z.enum(["api", "auth"]), ms: z.number().int().min(100).max(60_000) }).strict();
 
@@ -96,6 +110,28 @@ const adminRoutes: Record<string, Record<string, AdminRoute>> = {
       sendJson(res, 200, deps.keys.summary());
     },
   },
+  "/_sandbox/backchannel-logout-uri": {
+    GET: (deps, _req, res) => sendJson(res, 200, { uri: deps.backchannelLogoutUri.current }),
+    PUT: async (deps, req, res) => {
+      setBackchannelLogoutUri(deps, (await readValidated(req, backchannelLogoutUriSchema)).uri);
+      sendJson(res, 200, { uri: deps.backchannelLogoutUri.current });
+    },
+  },
+  "/_sandbox/logout-tokens": {
+    GET: (deps, _req, res) => sendJson(res, 200, { tokens: deps.sentLogoutTokens.list() }),
+  },
+  "/_sandbox/logout-token": {
+    POST: async (deps, req, res) =>
+      sendJson(res, 200, { jwt: await deps.logoutTokens.mint(await readValidated(req, logoutTokenRequestSchema)) }),
+  },
+  "/_sandbox/sign-out": {
+    POST: async (deps, req, res) => {
+      const body = await readValidated(req, signOutSchema);
+      const user = listUsers().find((candidate) => ("sub" in body ? candidate.id === body.sub : candidate.email === body.email));
+      if (!user) throw new ApiError(404, "not_found", "no such user");
+      sendJson(res, 200, await signOutAccount(deps.providers.current, deps.store, user.id));
+    },
+  },
   "/_sandbox/reset": {
     POST: (deps, req, res) => {
       req.resume();
@@ -104,6 +140,8 @@ const adminRoutes: Record<string, Record<string, AdminRoute>> = {
       deps.documents.reset();
       deps.style.reset();
       deps.identity.reset();
+      deps.sentLogoutTokens.reset();
+      setBackchannelLogoutUri(deps, deps.config.backchannelLogoutUri);
       sendJson(res, 200, { reset: true });
     },
   },

@@ -18,6 +18,9 @@ import { seenRequestIds } from "./seen-request-ids";
 import type { IdentityStyleSwitch } from "./identity-style";
 import type { SigningKeys } from "./signing-keys";
 import type { Revocations } from "./revocations";
+import type { OidcStore } from "./oidc-store";
+import type { BackchannelLogoutUri, SentLogoutTokens } from "./backchannel-logout";
+import type { LogoutTokenMinter } from "./logout-token-minting";
 import { looksLikeJwt, verifyJwtAccessToken, type AccessTokenHolder } from "./jwt-access-tokens";
 
 const API_BODY_LIMIT = 1024 * 1024;
@@ -34,6 +37,10 @@ export interface ApiDeps {
   config: SandboxConfig;
   /** The live oidc-provider; replaced when keys rotate or client metadata changes. */
   providers: ProviderSlot;
+  store: OidcStore;
+  sentLogoutTokens: SentLogoutTokens;
+  backchannelLogoutUri: BackchannelLogoutUri;
+  logoutTokens: LogoutTokenMinter;
   blobs: BlobStorage;
   documents: DocumentRegistry;
   faults: Faults;

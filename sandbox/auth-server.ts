@@ -15,6 +15,7 @@ import { renderSignedOut, renderSignOutConfirm } from "./views/sign-out";
 import { createOidcStore, type OidcStore } from "./oidc-store";
 import { ProviderSlot } from "./provider-slot";
 import { handleJwksRequest } from "./jwks-endpoint";
+import { createLogoutAwareFetch, type BackchannelLogoutUri, type SentLogoutTokens } from "./backchannel-logout";
 import type { IdentityStyleSwitch } from "./identity-style";
 import type { SigningKeys } from "./signing-keys";
 import type { Revocations } from "./revocations";
@@ -42,9 +43,11 @@ export interface ProviderDeps {
   /** Shared by every instance built for this sandbox, so grants and sessions survive a rebuild. */
   store: OidcStore;
   cookieKeys: string[];
+  sentLogoutTokens: SentLogoutTokens;
 }
 
-export function createProvider({ config, clients, stats, issued, identity, keys, revocations, store, cookieKeys }: ProviderDeps): Provider {
+export function createProvider(deps: ProviderDeps): Provider {
+  const { config, clients, stats, issued, identity, keys, revocations, store, cookieKeys, sentLogoutTokens } = deps;
   const provider = new Provider(config.authUrl, {
     adapter: store,
     clients: clients.map((client) => client.metadata),
@@ -59,6 +62,8 @@ export function createProvider({ config, clients, stats, issued, identity, keys,
     features: {
       devInteractions: { enabled: false },
       resourceIndicators: resourceIndicatorsFeature(config, identity),
+      // OIDC Back-Channel Logout 1.0 in every style: harmless when the app does not listen.
+      backchannelLogout: { enabled: true },
       // RFC 7009 in every style: the app's "sign out everywhere" uses it when discovery publishes it.
       revocation: { enabled: true, allowedPolicy: revocations.allowedPolicy },
       // RP-initiated logout (discovery's end_session_endpoint), on the sandbox's own pages.
@@ -94,6 +99,7 @@ export function createProvider({ config, clients, stats, issued, identity, keys,
       revocation: "/connect/revocation",
       pushed_authorization_request: "/connect/par",
     },
+    fetch: createLogoutAwareFetch(sentLogoutTokens, stats),
     formats: { customizers: { jwt: customizeJwtAccessToken(identity, keys) } },
     // Every refresh returns a new refresh token; the library revokes the grant when a used one comes back.
     rotateRefreshToken: true,
@@ -141,11 +147,13 @@ export function rewriteAuthorizeUrl(url: URL, clients: RegisteredClient[]): void
 
 export interface AuthServer {
   providers: ProviderSlot;
+  store: OidcStore;
   server: Server;
 }
 
 export type AuthServerDeps = Omit<ProviderDeps, "clients" | "store" | "cookieKeys"> & {
   faults: Faults;
+  backchannelLogoutUri: BackchannelLogoutUri;
   /** Responses held open by a hang fault, closed on stop. */
   hanging: Set<ServerResponse>;
 };
@@ -156,7 +164,10 @@ export function createAuthServer(deps: AuthServerDeps): AuthServer {
   const store = createOidcStore();
   // Fresh keys per start: sessions do not need to survive a restart of an in-memory sandbox.
   const cookieKeys = [randomBytes(32).toString("base64url")];
-  const providers = new ProviderSlot(() => createProvider({ ...deps, clients, store, cookieKeys }));
+  // Client metadata is read at construction: a new back-channel URI takes a rebuild, like a new key.
+  const providers = new ProviderSlot(() =>
+    createProvider({ ...deps, clients: buildClients(config, deps.backchannelLogoutUri.current), store, cookieKeys }),
+  );
   const forward = (req: IncomingMessage, res: ServerResponse) => providers.handle(req, res);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -188,5 +199,5 @@ export function createAuthServer(deps: AuthServerDeps): AuthServer {
       else res.destroy();
     });
   });
-  return { providers, server };
+  return { providers, server, store };
 }

@@ -14,7 +14,7 @@ export interface RegisteredClient {
  * The two clients of the spec: the registered partner app (confidential by default, refresh tokens) and the
  * shared development client (public, PKCE required, no refresh tokens).
  */
-export function buildClients(config: SandboxConfig): RegisteredClient[] {
+export function buildClients(config: SandboxConfig, backchannelLogoutUri = config.backchannelLogoutUri): RegisteredClient[] {
   const partnerScope = ["openid", "profile", "email", "service.app", "service.api", "offline_access"];
   const devScope = ["openid", "email", "service.api"];
   // RP-initiated logout returns to the start page of each app that may sign in.
@@ -31,6 +31,9 @@ export function buildClients(config: SandboxConfig): RegisteredClient[] {
         token_endpoint_auth_method: config.partnerAuthMethod,
         redirect_uris: config.redirectUris,
         post_logout_redirect_uris: postLogoutRedirectUris,
+        // OIDC Back-Channel Logout: the logout token must name the session (sid), as the app looks sessions up by it.
+        backchannel_logout_uri: backchannelLogoutUri,
+        backchannel_logout_session_required: true,
         grant_types: ["authorization_code", "refresh_token"],
         response_types: ["code"],
         scope: partnerScope.join(" "),

@@ -29,6 +29,8 @@ export interface SandboxConfig {
   identityStyle: IdentityStyle;
   /** Target length of JWT access tokens in identityserver style; null = natural size. */
   accessTokenBytes: number | null;
+  /** Where the partner client receives OIDC back-channel logout tokens; switchable at runtime. */
+  backchannelLogoutUri: string;
   /** One log line per request on stdout; main turns it on, tests keep it off. */
   logRequests: boolean;
 }
@@ -66,6 +68,7 @@ const envSchema = {
   SANDBOX_RESPONSE_STYLE: ["responseStyle", z.enum(responseStyles, { error: `must be one of ${responseStyles.join(", ")}` })],
   SANDBOX_IDENTITY_STYLE: ["identityStyle", z.enum(identityStyles, { error: `must be one of ${identityStyles.join(", ")}` })],
   SANDBOX_ACCESS_TOKEN_BYTES: ["accessTokenBytes", tokenBytes],
+  SANDBOX_BACKCHANNEL_LOGOUT_URI: ["backchannelLogoutUri", url],
 } as const satisfies Record<string, readonly [keyof SandboxConfig, z.ZodType]>;
 
 export class ConfigError extends Error {}
@@ -110,6 +113,7 @@ export function resolveConfig(overrides: Partial<SandboxConfig> = {}): SandboxCo
     responseStyle: overrides.responseStyle ?? "standard",
     identityStyle: overrides.identityStyle ?? "standard",
     accessTokenBytes: overrides.accessTokenBytes ?? null,
+    backchannelLogoutUri: overrides.backchannelLogoutUri ?? "http://localhost:3000/api/auth/backchannel-logout",
     logRequests: overrides.logRequests ?? false,
   };
   if (config.partnerClientId === config.devClientId) {

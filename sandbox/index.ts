@@ -12,11 +12,16 @@ import { ResponseStyleSwitch } from "./response-style";
 import { IdentityStyleSwitch } from "./identity-style";
 import { SigningKeys } from "./signing-keys";
 import { Revocations } from "./revocations";
+import { BackchannelLogoutUri, SentLogoutTokens } from "./backchannel-logout";
+import { LogoutTokenMinter } from "./logout-token-minting";
 
 export type { SandboxConfig } from "./config";
 export type { StatsSnapshot } from "./stats";
 export type { FaultInput } from "./faults";
 export type { IdentitySettings, IdentityStyle } from "./identity-style";
+export type { SentLogoutToken } from "./backchannel-logout";
+export type { LogoutTokenRequest } from "./logout-token-minting";
+export type { RefreshTokenState } from "./refresh-token-status";
 
 export interface RunningSandbox {
   authUrl: string;
@@ -51,10 +56,16 @@ export async function startSandbox(overrides: Partial<SandboxConfig> = {}): Prom
   const identity = new IdentityStyleSwitch({ style: config.identityStyle, accessTokenBytes: config.accessTokenBytes });
   const [blobs, keys] = await Promise.all([BlobStorage.start(config), SigningKeys.create()]);
   const revocations = new Revocations(stats);
-  const auth = createAuthServer({ config, stats, faults, issued, identity, keys, revocations, hanging });
+  const sentLogoutTokens = new SentLogoutTokens();
+  const backchannelLogoutUri = new BackchannelLogoutUri(config.backchannelLogoutUri);
+  const auth = createAuthServer({ config, stats, faults, issued, identity, keys, revocations, hanging, sentLogoutTokens, backchannelLogoutUri });
   const api = createApiServer({
     config,
     providers: auth.providers,
+    store: auth.store,
+    sentLogoutTokens,
+    backchannelLogoutUri,
+    logoutTokens: new LogoutTokenMinter(config, keys),
     identity,
     keys,
     revocations,

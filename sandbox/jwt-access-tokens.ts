@@ -1,4 +1,5 @@
 import { createLocalJWKSet, jwtVerify } from "jose";
+import { errors } from "oidc-provider";
 import type { SandboxConfig } from "./config";
 import type { IdentityStyleSwitch } from "./identity-style";
 import type { SigningKeys } from "./signing-keys";
@@ -10,6 +11,7 @@ const API_SCOPES = "openid profile email service.api service.app offline_access"
 const RS256_SIGNATURE_CHARS = 342;
 
 const PADDING_ROLE_CHARS = 32;
+const TENANT = "example-trading";
 
 type TokenEntities = { oidc?: { entities?: Record<string, { authTime?: number } | undefined> } };
 type StructuredToken = { header?: Record<string, unknown>; payload: Record<string, unknown> };
@@ -33,13 +35,17 @@ export function resourceIndicatorsFeature(config: SandboxConfig, identity: Ident
       oneOf ?? (identity.issuesJwtAccessTokens ? indicator : undefined),
     // Without this the library issues userinfo-only tokens whenever openid is granted.
     useGrantedResource: async () => true,
-    getResourceServerInfo: async () => ({
-      scope: API_SCOPES,
-      audience,
-      accessTokenTTL: config.accessTokenTtl,
-      accessTokenFormat: identity.issuesJwtAccessTokens ? "jwt" : "opaque",
-      jwt: { sign: { alg: "RS256" } },
-    }),
+    // The API is the only resource server: any other `resource` a client sends is refused (invalid_target).
+    getResourceServerInfo: async (_ctx: unknown, resource: string) => {
+      if (resource !== indicator) throw new errors.InvalidTarget();
+      return {
+        scope: API_SCOPES,
+        audience,
+        accessTokenTTL: config.accessTokenTtl,
+        accessTokenFormat: identity.issuesJwtAccessTokens ? "jwt" : "opaque",
+        jwt: { sign: { alg: "RS256" } },
+      };
+    },
   };
 }
 
@@ -87,13 +93,17 @@ export function customizeJwtAccessToken(identity: IdentityStyleSwitch, keys: Sig
     jwt.payload = claims;
     const target = identity.current.accessTokenBytes;
     if (target === null) return;
-    claims.tenant = "example-trading";
-    claims.role = [];
     const header = JSON.stringify({ alg: "RS256", typ: "at+jwt", kid: keys.current.kid });
     const fixed = base64urlLength(Buffer.byteLength(header)) + 2 + RS256_SIGNATURE_CHARS;
     const payloadBytes = Math.floor(((target - fixed) * 3) / 4);
-    const missing = payloadBytes - Buffer.byteLength(JSON.stringify(claims));
-    if (missing > 0) claims.role = paddingRoles(missing);
+    const missing = () => payloadBytes - Buffer.byteLength(JSON.stringify(claims));
+    // The tenant claim only where it leaves room for a role, so a target just above the natural size is still met.
+    claims.tenant = TENANT;
+    if (missing() < PADDING_ROLE_CHARS) delete claims.tenant;
+    claims.role = [];
+    const roleBytes = missing();
+    if (roleBytes > 0) claims.role = paddingRoles(roleBytes);
+    else delete claims.role;
   };
 }
 

@@ -1,5 +1,10 @@
 type Payload = Record<string, unknown> & { grantId?: string; uid?: string; userCode?: string; consumed?: number };
 
+export type SessionPayload = Payload & {
+  accountId: string;
+  authorizations?: Record<string, { sid?: string; grantId?: string; persistsLogout?: boolean }>;
+};
+
 interface Entry {
   payload: Payload;
   expiresAt: number;
@@ -38,7 +43,7 @@ export function createOidcStore() {
     for (const [uid, id] of sessionsByUid) if (!entries.has(`Session:${id}`)) sessionsByUid.delete(uid);
   };
 
-  return (model: string) => {
+  const adapterFor = (model: string) => {
     const key = (id: string) => `${model}:${id}`;
     return {
       async upsert(id: string, payload: Payload, expiresIn?: number) {
@@ -79,4 +84,12 @@ export function createOidcStore() {
       },
     };
   };
+
+  /** Live sign-in sessions of one account: the library finds a session only by its cookie. */
+  const sessionsOf = (accountId: string) =>
+    [...entries.keys()]
+      .filter((key) => key.startsWith("Session:") && live(key)?.payload.accountId === accountId)
+      .map((key) => ({ id: key.slice("Session:".length), payload: live(key)?.payload as SessionPayload }));
+
+  return Object.assign(adapterFor, { sessionsOf });
 }

@@ -1,11 +1,12 @@
-import { generateKeyPair, randomUUID } from "node:crypto";
+import { generateKeyPair, randomBytes } from "node:crypto";
 import { promisify } from "node:util";
 
 export type PrivateJwk = Record<string, unknown> & { kid: string };
 
 async function generateSigningKey(): Promise<PrivateJwk> {
   const { privateKey } = await promisify(generateKeyPair)("rsa", { modulusLength: 2048 });
-  return { ...privateKey.export({ format: "jwk" }), kid: randomUUID(), alg: "RS256", use: "sig" };
+  // 32 upper-case hex digits, the form of IdentityServer's automatically managed key ids.
+  return { ...privateKey.export({ format: "jwk" }), kid: randomBytes(16).toString("hex").toUpperCase(), alg: "RS256", use: "sig" };
 }
 
 const privateMembers = new Set(["d", "p", "q", "dp", "dq", "qi"]);

@@ -12,6 +12,8 @@ export interface StatsSnapshot {
   revocations: Record<RevokedKind, number>;
   /** GET /connect/jwks, faulted ones included. */
   jwksRequests: number;
+  /** Logout tokens delivered to a client's backchannel_logout_uri (200/204) or not. */
+  backchannelLogouts: { sent: number; failed: number };
   operations: Record<Operation, Counts>;
 }
 
@@ -30,6 +32,7 @@ export class Stats {
       refreshReuse: 0,
       revocations: { refresh_token: 0, access_token: 0 },
       jwksRequests: 0,
+      backchannelLogouts: { sent: 0, failed: 0 },
       operations: { authorize: {}, token: {}, document: {}, getuserinfo: {} },
     };
   }
@@ -56,6 +59,10 @@ export class Stats {
 
   recordJwksRequest(): void {
     this.data.jwksRequests += 1;
+  }
+
+  recordBackchannelLogout(delivered: boolean): void {
+    this.data.backchannelLogouts[delivered ? "sent" : "failed"] += 1;
   }
 
   snapshot(): StatsSnapshot {

@@ -4,7 +4,7 @@ import { getLogger } from "@/lib/logging/logger";
 import { currentRequestId } from "@/lib/logging/request-context";
 import { isAccessTokenExpired, type SessionRecord } from "@/lib/session/session-record";
 import { refreshIfDue } from "@/lib/session/session-refresh";
-import { SessionStoreUnavailableError } from "@/lib/session/session-store";
+import { isSessionStoreUnavailable } from "@/lib/session/session-store";
 import { readSession, type StoredSession } from "@/lib/session/sessions";
 
 /**
@@ -38,7 +38,7 @@ async function resolve(handle: string, refresh: boolean): Promise<SessionState> 
     if (!record.refreshToken && !record.error && isAccessTokenExpired(record)) return { status: "active", id: session.id, record: { ...record, error: "SessionExpired" } };
     return { status: "active", id: session.id, record };
   } catch (error) {
-    if (!(error instanceof SessionStoreUnavailableError)) throw error;
+    if (!isSessionStoreUnavailable(error)) throw error;
     getLogger().warn({ msg: `session store unavailable: ${error.message}`, requestId: currentRequestId() });
     return { status: "unavailable" };
   }

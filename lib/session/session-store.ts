@@ -14,12 +14,23 @@ export type SessionEnvelope = {
   expiresAt: number;
 };
 
+const UNAVAILABLE = Symbol.for("esign.sessionStoreUnavailable");
+
 /** The store could not be reached or answer in time: nobody is signed out, the request gets a 503. */
 export class SessionStoreUnavailableError extends Error {
+  readonly [UNAVAILABLE] = true;
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = "SessionStoreUnavailableError";
   }
+}
+
+/**
+ * Whether `error` is a SessionStoreUnavailableError. Not `instanceof`: the store lives on globalThis, created by
+ * whichever of Next's several module instances came first, so its errors may be another copy of the class.
+ */
+export function isSessionStoreUnavailable(error: unknown): error is SessionStoreUnavailableError {
+  return typeof error === "object" && error !== null && (error as { [UNAVAILABLE]?: boolean })[UNAVAILABLE] === true;
 }
 
 /**

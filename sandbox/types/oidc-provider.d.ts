@@ -14,6 +14,12 @@ declare module "oidc-provider" {
     consumed?: number;
   }
 
+  export interface Client {
+    clientId: string;
+    backchannelLogoutUri?: string;
+    backchannelLogout(accountId: string, sid: string): Promise<void>;
+  }
+
   export interface Grant {
     addOIDCScope(scope: string): void;
     addOIDCClaims(claims: string[]): void;
@@ -36,6 +42,8 @@ declare module "oidc-provider" {
     error_detail?: string;
   }
 
+  export const errors: { InvalidTarget: new (description?: string) => OidcError };
+
   export default class Provider {
     constructor(issuer: string, configuration: object);
     proxy: boolean;
@@ -50,6 +58,7 @@ declare module "oidc-provider" {
     on(event: string, listener: (...args: never[]) => void): this;
     AccessToken: { find(token: string): Promise<AccessToken | undefined> };
     RefreshToken: { find(token: string): Promise<RefreshToken | undefined> };
+    Client: { find(id: string): Promise<Client | undefined> };
     Grant: { new (properties: { accountId: string; clientId: string }): Grant; find(id: string): Promise<Grant | undefined> };
   }
 }

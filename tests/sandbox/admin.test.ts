@@ -128,6 +128,7 @@ describe("admin routes", () => {
       refreshReuse: 0,
       revocations: { refresh_token: 0, access_token: 0 },
       jwksRequests: 0,
+      backchannelLogouts: { sent: 0, failed: 0 },
       operations: { authorize: {}, token: {}, document: {}, getuserinfo: {} },
     });
   });

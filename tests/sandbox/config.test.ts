@@ -22,6 +22,7 @@ describe("sandbox configuration", () => {
       responseStyle: "standard",
       identityStyle: "standard",
       accessTokenBytes: null,
+      backchannelLogoutUri: "http://localhost:3000/api/auth/backchannel-logout",
       logRequests: false,
     });
   });

@@ -2,7 +2,7 @@ import { decodeJwt, decodeProtectedHeader } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { RunningSandbox } from "../../sandbox/index";
 import { adminSend, publishedJwks, resetSandbox, setIdentityStyle, startTestSandbox } from "./support/sandbox";
-import { PARTNER, partnerTokens, postToken } from "./support/oauth";
+import { authorizeInBrowser, buildAuthorizeUrl, PARTNER, partnerTokens, postToken } from "./support/oauth";
 
 let sandbox: RunningSandbox;
 
@@ -46,7 +46,7 @@ describe("JWT access tokens in identityserver style", () => {
     expect(header).toMatchObject({ alg: "RS256", typ: "at+jwt", kid: expect.any(String) });
     expect((await publishedJwks(sandbox)).keys.map((key) => key.kid)).toContain(header.kid);
     const claims = decodeJwt(tokens.access_token);
-    expect(Object.keys(claims)).toEqual(["iss", "nbf", "iat", "exp", "aud", "scope", "amr", "client_id", "sub", "auth_time", "idp", "jti"]);
+    expect(Object.keys(claims)).toEqual(["iss", "nbf", "iat", "exp", "aud", "scope", "amr", "client_id", "sub", "auth_time", "idp", "sid", "jti"]);
     expect(claims).toMatchObject({
       iss: sandbox.authUrl,
       aud: `${sandbox.authUrl}/resources`,
@@ -55,6 +55,7 @@ describe("JWT access tokens in identityserver style", () => {
       amr: ["pwd"],
       idp: "local",
       auth_time: expect.any(Number),
+      sid: decodeJwt(tokens.id_token).sid,
     });
     expect(claims.scope).toEqual(expect.arrayContaining(["openid", "email", "service.api", "offline_access"]));
     expect(claims.exp).toBe((claims.iat ?? 0) + tokens.expires_in);
@@ -63,11 +64,16 @@ describe("JWT access tokens in identityserver style", () => {
     expect((await getUserInfo(tokens.access_token)).status).toBe(200);
   });
 
-  it.each([1024, 4096, 8192])("pads the token to about %i bytes with role and tenant claims, and the API accepts it", async (bytes) => {
+  // The natural token is just under 1 KiB, so 1024 needs little or no padding.
+  it.each([
+    [1024, []],
+    [4096, ["tenant", "role"]],
+    [8192, ["tenant", "role"]],
+  ])("makes the token about %i bytes long (padding claims %j), and the API accepts it", async (bytes, padding) => {
     await setIdentityStyle(sandbox, { style: "identityserver", accessTokenBytes: bytes });
     const { access_token, refresh_token } = await partnerTokens(sandbox);
     expect(Math.abs(access_token.length - bytes)).toBeLessThanOrEqual(bytes * 0.02);
-    expect(decodeJwt(access_token)).toMatchObject({ tenant: expect.any(String), role: expect.any(Array) });
+    expect(Object.keys(decodeJwt(access_token))).toEqual(expect.arrayContaining(padding));
     expect((await getUserInfo(access_token)).status).toBe(200);
     const refreshed = await refresh(refresh_token ?? "");
     expect(Math.abs(String(refreshed.body.access_token).length - bytes)).toBeLessThanOrEqual(bytes * 0.02);
@@ -91,6 +97,16 @@ describe("JWT access tokens in identityserver style", () => {
     expect(body.scope).toBe(tokens.scope);
     expect((await getUserInfo(String(body.access_token))).status).toBe(200);
     expect((await getUserInfo(tokens.access_token)).status).toBe(200);
+  });
+
+  it("refuses a resource indicator other than the API with invalid_target", async () => {
+    await setIdentityStyle(sandbox, { style: "identityserver" });
+    const callback = await authorizeInBrowser(
+      sandbox,
+      buildAuthorizeUrl(sandbox, { clientId: "partner-app", scope: "openid email service.api", extraParams: { resource: "https://elsewhere.example/" } }),
+      { clientId: "partner-app", scope: "" },
+    );
+    expect(callback.searchParams.get("error")).toBe("invalid_target");
   });
 
   it("answers 401 invalid_token for a tampered JWT", async () => {

@@ -31,8 +31,12 @@ function formActions(html: string): Map<string, string> {
  * Drives authorize → sign-in → consent over plain HTTP, following redirects by hand and carrying cookies,
  * and returns the callback URL the browser would land on.
  */
-export async function authorizeInBrowser(sandbox: RunningSandbox, authorizeUrl: URL, options: SignInOptions): Promise<URL> {
-  const jar = new CookieJar();
+export async function authorizeInBrowser(
+  sandbox: RunningSandbox,
+  authorizeUrl: URL,
+  options: SignInOptions,
+  jar = new CookieJar(),
+): Promise<URL> {
   let next = new URL(authorizeUrl);
   let body: string | undefined;
   for (let step = 0; step < 12; step += 1) {
@@ -90,12 +94,17 @@ export function buildAuthorizeUrl(sandbox: RunningSandbox, options: SignInOption
 }
 
 /** Signs in and returns the authorization code plus the PKCE verifier that goes with it. */
-export async function obtainCode(sandbox: RunningSandbox, options: SignInOptions): Promise<{ code: string; verifier: string }> {
+export async function obtainCode(
+  sandbox: RunningSandbox,
+  options: SignInOptions,
+  jar?: CookieJar,
+): Promise<{ code: string; verifier: string }> {
   const { verifier, challenge } = createPkcePair();
   const callback = await authorizeInBrowser(
     sandbox,
     buildAuthorizeUrl(sandbox, { codeChallenge: challenge, ...options }),
     options,
+    jar,
   );
   const code = callback.searchParams.get("code");
   if (!code) throw new Error(`no code in callback ${callback.href}`);
@@ -131,8 +140,10 @@ export async function partnerTokens(
   sandbox: RunningSandbox,
   scope = "openid profile email service.api offline_access",
   user: { email: string; password: string } = { email: "alice@example.com", password: "alice-password" },
+  /** Pass one to keep the sign-in session's cookies, e.g. to sign out at the sandbox afterwards. */
+  jar?: CookieJar,
 ): Promise<TokenSet> {
-  const { code, verifier } = await obtainCode(sandbox, { clientId: PARTNER.client_id, scope, ...user });
+  const { code, verifier } = await obtainCode(sandbox, { clientId: PARTNER.client_id, scope, ...user }, jar);
   const { status, body } = await postToken(sandbox, {
     grant_type: "authorization_code",
     code,
