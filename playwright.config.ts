@@ -94,6 +94,8 @@ export default defineConfig({
         SANDBOX_ACCESS_TOKEN_TTL: String(ACCESS_TOKEN_TTL_SECONDS),
         SANDBOX_REDIRECT_URIS: [urls.app, urls.devClientApp, urls.misconfiguredApp, ...deployAppUrls].map((u) => `${u}/api/auth/callback/esign`).join(","),
         SANDBOX_CORS_ORIGINS: [urls.app, urls.devClientApp, ...deployAppUrls].join(","),
+        // The main app's port may be overridden (E2E_APP_PORT): logout tokens go to the app under test.
+        SANDBOX_BACKCHANNEL_LOGOUT_URI: `${urls.app}/api/auth/backchannel-logout`,
       },
     },
     {

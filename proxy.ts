@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { getConfig } from "@/lib/env";
-import { cookieHeaderWithSession, encodeSessionToken, readSessionTokenState, sessionCookieName, setSessionCookie } from "@/lib/auth/session-cookie";
+import { clearSessionCookie, cookieHeaderWithSession, encodeSessionToken, readSessionTokenState, setSessionCookie } from "@/lib/auth/session-cookie";
 import { buildContentSecurityPolicy, createNonce } from "@/lib/security/content-security-policy";
 import { resolveSession, SESSION_REFRESHED_HEADER } from "@/lib/session/current-session";
 import { sessionStoreUnavailableResponse } from "@/lib/session/unavailable-response";
@@ -45,7 +45,7 @@ export async function proxy(req: NextRequest) {
 
   const res = NextResponse.next({ request: { headers } });
   res.headers.set("content-security-policy", csp);
-  if (ended) res.cookies.delete(sessionCookieName(req));
+  if (ended) clearSessionCookie(req, res);
   else if (reEncrypted) setSessionCookie(req, res, reEncrypted);
   return res;
 }

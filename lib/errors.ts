@@ -54,6 +54,11 @@ export function sessionStoreUnavailableError(cause?: unknown): AppError {
   );
 }
 
+/** No session of the signed-in user has that id: already ended, expired, or never theirs. */
+export function sessionNotFoundError(): AppError {
+  return new AppError("SESSION_NOT_FOUND", 404, "That session has already ended.");
+}
+
 /** Turns any thrown value into the JSON error shape; unexpected errors are logged with a request id and never leak internals. */
 export function toErrorResponse(error: unknown, requestId: string = currentRequestId() ?? crypto.randomUUID()): NextResponse<ErrorBody> {
   if (error instanceof ZodError) {

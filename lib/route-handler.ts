@@ -21,17 +21,17 @@ export function withErrorHandling<C>(handler: (req: NextRequest, context: C) => 
   };
 }
 
+/** The request's media type, lower-cased, without parameters. */
+export function mediaTypeOf(req: NextRequest): string | undefined {
+  return (req.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+}
+
 /**
- * Reads a JSON request body of at most `maxBytes`, without trusting Content-Length alone.
- * Too large → 413; not JSON (by content type or syntax) → 400.
+ * Reads a request body of at most `maxBytes` as text, without trusting Content-Length alone; resolves null when
+ * it is larger.
  */
-export async function readJsonBody(req: NextRequest, maxBytes: number): Promise<unknown> {
-  const tooLarge = () => new AppError("PAYLOAD_TOO_LARGE", 413, `The request body must be at most ${maxBytes} bytes.`);
-  const mediaType = (req.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
-  if (mediaType !== "application/json") {
-    throw new AppError("VALIDATION_FAILED", 400, "The request body must be JSON (Content-Type: application/json).");
-  }
-  if (Number(req.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge();
+export async function readBodyText(req: NextRequest, maxBytes: number): Promise<string | null> {
+  if (Number(req.headers.get("content-length") ?? 0) > maxBytes) return null;
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (req.body) {
@@ -42,12 +42,24 @@ export async function readJsonBody(req: NextRequest, maxBytes: number): Promise<
       size += value.byteLength;
       if (size > maxBytes) {
         await reader.cancel();
-        throw tooLarge();
+        return null;
       }
       chunks.push(value);
     }
   }
-  const text = new TextDecoder().decode(Buffer.concat(chunks));
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+/**
+ * Reads a JSON request body of at most `maxBytes`, without trusting Content-Length alone.
+ * Too large → 413; not JSON (by content type or syntax) → 400.
+ */
+export async function readJsonBody(req: NextRequest, maxBytes: number): Promise<unknown> {
+  if (mediaTypeOf(req) !== "application/json") {
+    throw new AppError("VALIDATION_FAILED", 400, "The request body must be JSON (Content-Type: application/json).");
+  }
+  const text = await readBodyText(req, maxBytes);
+  if (text === null) throw new AppError("PAYLOAD_TOO_LARGE", 413, `The request body must be at most ${maxBytes} bytes.`);
   try {
     return JSON.parse(text);
   } catch {

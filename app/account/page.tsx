@@ -3,7 +3,9 @@ import { auth } from "@/auth";
 import { SignInPrompt } from "@/components/sign-in-prompt";
 import { AccountView } from "@/app/account/_components/account-view";
 import { TokenPanel } from "@/app/account/_components/token-panel";
+import { SessionsPanel } from "@/app/account/_components/sessions-panel";
 import { fetchAccountForPage } from "@/lib/ssr/account-for-page";
+import { fetchSessionsForPage } from "@/lib/ssr/sessions-for-page";
 
 export const metadata: Metadata = { title: "Account" };
 
@@ -18,7 +20,7 @@ export default async function AccountPage() {
       />
     );
   }
-  const account = await fetchAccountForPage();
+  const [account, sessions] = await Promise.all([fetchAccountForPage(), fetchSessionsForPage()]);
   return (
     <div className="flex flex-col gap-6">
       <div>
@@ -30,6 +32,7 @@ export default async function AccountPage() {
         <AccountView key={session.user.email ?? session.user.name ?? ""} initial={account} />
         <TokenPanel tokenInfo={session.tokenInfo} />
       </div>
+      <SessionsPanel initial={sessions} />
     </div>
   );
 }

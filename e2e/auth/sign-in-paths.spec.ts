@@ -198,7 +198,7 @@ test.describe("sign-in as people do it", () => {
     await signIn(page, users.alice);
     await expect(page.getByTestId("account-record")).toContainText("alice@example.com");
 
-    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Sign out", exact: true }).click();
     // The service offers to end its session too; staying signed in there must not matter.
     await expect(page.getByRole("heading", { name: "Sign out of the e-signature service?" })).toBeVisible();
     await expect(page.getByRole("main")).toContainText(users.alice.name);
@@ -231,7 +231,7 @@ test.describe("sign-in as people do it", () => {
 
   test("sign out ends the service's session too when it offers RP-initiated logout", async ({ page }) => {
     await signIn(page, users.alice);
-    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Sign out", exact: true }).click();
     await page.getByRole("button", { name: "Yes, sign me out" }).click();
     await page.waitForURL((url) => url.origin === urls.app && url.pathname === "/");
     expect(await sessionUser(page)).toBeNull();

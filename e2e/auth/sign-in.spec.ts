@@ -10,7 +10,7 @@ test.describe("sign-in with the service", () => {
     await expect(page.getByTestId("granted-scopes")).toContainText("service.api");
     await expect(page.getByTestId("granted-scopes")).toContainText("offline_access");
 
-    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Sign out", exact: true }).click();
     // The sandbox publishes an end_session_endpoint: the service asks whether to end its session too.
     await page.getByRole("button", { name: "Yes, sign me out" }).click();
     await page.waitForURL((url) => url.pathname === "/");

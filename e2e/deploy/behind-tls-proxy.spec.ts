@@ -124,7 +124,7 @@ test.describe("behind nginx with TLS, on a public https origin", () => {
       expect(cookie.secure, `${cookie.name} is Secure`).toBe(true);
     }
 
-    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Sign out", exact: true }).click();
     // The sandbox publishes an end_session_endpoint: the service asks whether to end its session too, then
     // sends the browser back to the public origin (the registered post-logout redirect URI).
     await page.getByRole("button", { name: "Yes, sign me out" }).click();

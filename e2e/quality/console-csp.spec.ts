@@ -48,7 +48,7 @@ test("signed in: account, refresh, navigation, document upload and sign-out are 
 
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Account" }).click();
   await expect(page.getByTestId("account-record")).toContainText("alice@example.com");
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   // Through the service's own sign-out confirmation (RP-initiated logout) and back to the landing page.
   await page.getByRole("button", { name: "Yes, sign me out" }).click();
   await expect(page.getByRole("main").getByRole("button", { name: "Sign in with eSign" })).toBeVisible();

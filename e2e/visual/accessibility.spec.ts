@@ -55,11 +55,21 @@ test("the expired-link message and the sandbox's sign-out and fresh sign-in page
   await page.goto("/auth/error?error=LinkExpired");
   await expectNoViolations(page, "expired sign-in link");
   await signIn(page, users.alice);
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page.getByRole("button", { name: "Yes, sign me out" })).toBeVisible();
   await expectNoViolations(page, "sandbox sign-out");
   await page.getByRole("button", { name: "No, stay signed in" }).click();
   await page.getByRole("main").getByRole("button", { name: "Use another account" }).click();
   await expect(page.getByTestId("signed-in-as")).toBeVisible();
   await expectNoViolations(page, "sandbox sign-in naming who is signed in");
+});
+
+test("the signed-in devices panel and its confirmation dialog meet WCAG 2.1 AA rules", async ({ page }) => {
+  await signIn(page, users.alice);
+  await expect(page.getByRole("list", { name: "Signed-in devices" })).toBeVisible();
+  await page.getByRole("button", { name: "Sign out everywhere" }).click();
+  await expect(page.getByRole("dialog", { name: "Sign out everywhere?" })).toBeVisible();
+  await expectNoViolations(page, "sign out everywhere, confirmation open");
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog")).toBeHidden();
 });

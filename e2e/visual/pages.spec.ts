@@ -76,7 +76,7 @@ test("expired sign-in link, the service's sign-out page and its sign-in naming w
   await capture(page, "auth-error-link-expired");
 
   await signIn(page, users.alice);
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page.getByRole("button", { name: "Yes, sign me out" })).toBeVisible();
   await capture(page, "sandbox-sign-out");
 

@@ -128,3 +128,13 @@ export function setSessionCookie(req: NextRequest, res: NextResponse, value: str
     maxAge: sessionCookieMaxAgeSeconds(getConfig().sessions.maxAgeMs),
   });
 }
+
+/**
+ * Removes the session cookie (and any chunks) from the browser. With the attributes it was set with: a browser
+ * ignores an expiry for a `__Secure-` cookie that comes without `Secure`.
+ */
+export function clearSessionCookie(req: NextRequest, res: NextResponse): void {
+  const name = sessionCookieName(req);
+  const options = { httpOnly: true, sameSite: "lax" as const, path: "/", secure: name.startsWith("__Secure-"), maxAge: 0 };
+  for (const c of req.cookies.getAll()) if (c.name === name || c.name.startsWith(`${name}.`)) res.cookies.set(c.name, "", options);
+}

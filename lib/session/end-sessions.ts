@@ -8,12 +8,17 @@ import { deleteSession, type StoredSession } from "@/lib/session/sessions";
 /**
  * Ends sessions: each is removed from the store first (the browser's next request is signed out, whatever the
  * service says), then its refresh token is revoked at the service when discovery publishes a
- * `revocation_endpoint` (RFC 7009), so the grant cannot be used again. Resolves how many tokens the service
+ * `revocation_endpoint` (RFC 7009), so the grant cannot be used again. `revoke: false` skips the revocation,
+ * for a logout the service itself started (back-channel logout). Resolves how many tokens the service
  * confirmed revoked. Throws SessionStoreUnavailableError when the store cannot remove them.
  */
-export async function endSessions(sessions: StoredSession[], why: string): Promise<{ ended: number; revoked: number }> {
+export async function endSessions(
+  sessions: StoredSession[],
+  why: string,
+  { revoke = true }: { revoke?: boolean } = {},
+): Promise<{ ended: number; revoked: number }> {
   await Promise.all(sessions.map((s) => deleteSession(s.id)));
-  const refreshTokens = sessions.map((s) => s.record.refreshToken).filter((t): t is string => Boolean(t));
+  const refreshTokens = revoke ? sessions.map((s) => s.record.refreshToken).filter((t): t is string => Boolean(t)) : [];
   let revoked = 0;
   if (refreshTokens.length > 0) {
     const endpoint = await getDiscovery().then(

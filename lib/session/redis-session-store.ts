@@ -39,7 +39,8 @@ export function createRedisSessionStore(connection: RedisConnection, maxAgeMs: n
       throw new SessionStoreUnavailableError(`session store (Redis): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
   }
-  // No member outlives its session, and no session outlives its absolute lifetime from now.
+  // No member outlives its session, and no session outlives its absolute lifetime from now: each index key
+  // expires that long after its last write, so none lives for ever.
   const indexDeadline = () => Date.now() + maxAgeMs;
 
   async function idsIn(key: string): Promise<string[]> {
@@ -78,7 +79,7 @@ export function createRedisSessionStore(connection: RedisConnection, maxAgeMs: n
       await run((c) =>
         Promise.all([
           c.multi().hSet(sessionKey(id), fields).pExpireAt(sessionKey(id), envelope.expiresAt).exec(),
-          c.zAdd(ACTIVE, { score: envelope.expiresAt, value: id }),
+          c.zAdd(ACTIVE, { score: envelope.expiresAt, value: id }).then(() => c.pExpireAt(ACTIVE, deadline)),
           c.zAdd(subjectKey(envelope.subject), { score: envelope.expiresAt, value: id }).then(() => c.pExpireAt(subjectKey(envelope.subject), deadline)),
           ...(envelope.oidcSid
             ? [c.zAdd(oidcSidKey(envelope.oidcSid), { score: envelope.expiresAt, value: id }).then(() => c.pExpireAt(oidcSidKey(envelope.oidcSid!), deadline))]

@@ -111,10 +111,25 @@ describe.each(stores)("the %s session store", (kind, create) => {
   });
 });
 
-describe("the redis session store's refresh lock", () => {
+describe("the redis session store", () => {
   const store = () => createRedisSessionStore(connection, MAX_AGE_MS);
 
-  it("is held by one owner at a time, renewed only by its owner, released only by its owner", async () => {
+  it("lets no key live for ever", async () => {
+    const store = createRedisSessionStore(connection, MAX_AGE_MS);
+    await store.put(unique("id"), envelope({ oidcSid: unique("sid") }));
+    const inspector = createClient({ url: redis.url });
+    await inspector.connect();
+    try {
+      for await (const keys of inspector.scanIterator({ COUNT: 100 })) {
+        for (const key of keys) expect(await inspector.pTTL(key), key).toBeGreaterThan(0);
+      }
+    } finally {
+      await inspector.close();
+    }
+  });
+
+
+  it("has a refresh lock held by one owner at a time, renewed only by its owner, released only by its owner", async () => {
     const id = unique("id");
     expect(await store().tryLock(id, "a", 300)).toBe(true);
     expect(await store().tryLock(id, "b", 300)).toBe(false);
@@ -131,7 +146,7 @@ describe("the redis session store's refresh lock", () => {
     expect(await store().tryLock(id, "b", 300)).toBe(true);
   });
 
-  it("frees itself when its holder stops renewing", async () => {
+  it("frees the refresh lock when its holder stops renewing", async () => {
     const id = unique("id");
     expect(await store().tryLock(id, "dead-holder", 200)).toBe(true);
     await sleep(300);

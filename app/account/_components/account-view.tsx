@@ -1,18 +1,12 @@
 "use client";
-import { lazy, Suspense, useState, useSyncExternalStore } from "react";
+import { lazy, Suspense, useState } from "react";
 import { ApiError } from "@/lib/api-client";
+import { useHydrated } from "@/lib/use-hydrated";
 import type { InitialAccount } from "@/lib/queries/account-key";
 import { AccountPanel } from "@/app/account/_components/account-panel";
 
 // react-query and the account query (~10 KiB gzip) load only when the browser has to fetch the record.
 const LiveAccountView = lazy(() => import("@/app/account/_components/live-account-view"));
-
-const noSubscription = () => () => {};
-
-/** false in the server's render and during hydration, true after. */
-function useHydrated(): boolean {
-  return useSyncExternalStore(noSubscription, () => true, () => false);
-}
 
 /**
  * The record (or the refusal) as the server's render fetched it. The account query takes over when the browser
