@@ -1,18 +1,9 @@
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { spawn } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 
 export interface RunningApp {
   url: string;
   stop(): Promise<void>;
-}
-
-/** Builds the app unless a production build is already there (`next start` needs one). */
-export function ensureProductionBuild(): void {
-  if (existsSync(".next/BUILD_ID")) return;
-  console.log("No production build in .next: running `npx next build` …");
-  const build = spawnSync("npx", ["next", "build"], { stdio: "inherit" });
-  if (build.status !== 0) throw new Error(`next build failed with exit code ${build.status}`);
 }
 
 // Last lines of the server's output, shown if it fails to come up.

@@ -1,60 +1,42 @@
-import { encode } from "next-auth/jwt";
 import type { RunningSandbox } from "../../sandbox/index";
-import { partnerTokens } from "../../tests/sandbox/support/oauth";
-
-/** Auth.js's cookie name over http (AUTH_URL is http here, so no `__Secure-` prefix). */
-export const SESSION_COOKIE = "authjs.session-token";
-
-export interface LoadSession {
-  /** `Cookie` header value for the app. */
-  cookie: string;
-  /** The same session's access token, for the direct-to-sandbox phase. */
-  accessToken: string;
-}
+import { partnerTokens, type TokenSet } from "../../tests/sandbox/support/oauth";
+import { startAppWorker } from "../lib/app-worker";
+import { encodeTokenCookie, SESSION_COOKIE } from "../lib/session-cookies";
+import type { SessionWriterHandlers } from "./session-writer";
 
 // Sign-ins walk authorize → sign-in → consent → token; a few at a time keeps the sandbox responsive.
 const SIGN_IN_CONCURRENCY = 8;
 
-async function signIn(sandbox: RunningSandbox, index: number, authSecret: string, cookieName: string): Promise<LoadSession> {
-  const tokens = await partnerTokens(sandbox);
-  const now = Math.floor(Date.now() / 1000);
-  // Shaped like the cookie auth.ts writes, so the app decrypts and parses as much as in real use.
-  const value = await encode({
-    secret: authSecret,
-    salt: cookieName,
-    token: {
-      name: "Alice Example",
-      email: "alice@example.com",
-      sub: `load-session-${index}`,
-      accessToken: tokens.access_token,
-      refreshToken: tokens.refresh_token,
-      accessTokenExpiresAt: now + tokens.expires_in,
-      accessTokenLifetime: tokens.expires_in,
-      grantedScope: tokens.scope,
-      requestedScope: "openid profile email service.api offline_access",
-    },
-  });
-  return { cookie: `${cookieName}=${value}`, accessToken: tokens.access_token };
-}
-
-/**
- * Signs alice in `count` times, so every session has its own grant, tokens and cookie (named `cookieName`:
- * `__Secure-authjs.session-token` for an app on https).
- */
-export async function signInSessions(
-  sandbox: RunningSandbox,
-  count: number,
-  authSecret: string,
-  cookieName = SESSION_COOKIE,
-): Promise<LoadSession[]> {
-  const sessions: LoadSession[] = [];
+/** Signs alice in `count` times, so every session has its own grant and tokens. */
+export async function signInTokens(sandbox: RunningSandbox, count: number): Promise<TokenSet[]> {
+  const sets: TokenSet[] = [];
   let next = 0;
   const worker = async () => {
     while (next < count) {
       const index = next++;
-      sessions[index] = await signIn(sandbox, index, authSecret, cookieName);
+      sets[index] = await partnerTokens(sandbox);
     }
   };
   await Promise.all(Array.from({ length: SIGN_IN_CONCURRENCY }, worker));
-  return sessions;
+  return sets;
+}
+
+/** `Cookie` headers of the design before server-side sessions (main at e44ffe4): the tokens in the cookie. */
+export async function tokenCookies(tokens: TokenSet[], authSecret: string, cookieName = SESSION_COOKIE): Promise<string[]> {
+  return Promise.all(tokens.map(async (set) => `${cookieName}=${await encodeTokenCookie(set, authSecret, cookieName)}`));
+}
+
+/**
+ * Stores one server-side session per token set where an app configured with `appEnv` (AUTH_SECRET and
+ * SESSION_STORE_DIR or REDIS_URL) finds it, and returns the `Cookie` headers that lead to them. The file store
+ * indexes its directory when the app starts, so write into it before starting the app.
+ */
+export async function storedSessionCookies(tokens: TokenSet[], appEnv: Record<string, string>, cookieName = SESSION_COOKIE): Promise<string[]> {
+  const writer = startAppWorker<SessionWriterHandlers>(new URL("./session-writer.ts", import.meta.url), { PATH: process.env.PATH, ...appEnv });
+  try {
+    const values = await writer.call("write", { tokens, cookieName });
+    return values.map((value) => `${cookieName}=${value}`);
+  } finally {
+    await writer.stop();
+  }
 }

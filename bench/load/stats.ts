@@ -14,6 +14,16 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] ?? Number.NaN;
 }
 
+/** Phases of one target taken in turns, as one. */
+export function mergePhases(parts: PhaseResult[]): PhaseResult {
+  return {
+    requests: parts.reduce((sum, p) => sum + p.requests, 0),
+    errors: parts.reduce((sum, p) => sum + p.errors, 0),
+    elapsedMs: parts.reduce((sum, p) => sum + p.elapsedMs, 0),
+    latenciesMs: parts.flatMap((p) => p.latenciesMs),
+  };
+}
+
 export interface PhaseSummary {
   rps: number;
   p50: number;
@@ -33,24 +43,33 @@ export function summarize(result: PhaseResult): PhaseSummary {
   };
 }
 
-export interface ComparisonRow {
+/** One N: the sandbox hit directly, then each app build under the same load; `before` names the baseline app. */
+export interface SizeResult {
   sessions: number;
   direct: PhaseSummary;
-  app: PhaseSummary;
+  apps: { label: string; summary: PhaseSummary }[];
+  before?: string;
 }
 
 const ms = (v: number) => `${v.toFixed(2)} ms`;
+const signed = (v: number) => `${v >= 0 ? "+" : "−"}${ms(Math.abs(v))}`;
 
 /** A Markdown table, so the figures paste straight into docs/hardening.md. */
-export function formatTable(rows: ComparisonRow[]): string {
+export function formatTable(results: SizeResult[]): string {
   const header = [
-    "| N | target | requests | req/s | p50 | p99 | errors |",
-    "|---:|---|---:|---:|---:|---:|---:|",
+    "| N | target | requests | req/s | p50 | p99 | errors | p50 − direct | p50 − before |",
+    "|---:|---|---:|---:|---:|---:|---:|---:|---:|",
   ];
-  const lines = rows.flatMap(({ sessions, direct, app }) => [
-    `| ${sessions} | sandbox \`GET /api/getuserinfo\` | ${direct.requests} | ${direct.rps.toFixed(0)} | ${ms(direct.p50)} | ${ms(direct.p99)} | ${direct.errors} |`,
-    `| ${sessions} | app \`GET /api/account\` | ${app.requests} | ${app.rps.toFixed(0)} | ${ms(app.p50)} | ${ms(app.p99)} | ${app.errors} |`,
-    `| ${sessions} | **overhead** | | **${(direct.rps / app.rps).toFixed(2)}× fewer** | **+${ms(app.p50 - direct.p50)}** | +${ms(app.p99 - direct.p99)} | |`,
-  ]);
+  const line = (n: number, label: string, s: PhaseSummary, overDirect: string, overBefore: string) =>
+    `| ${n} | ${label} | ${s.requests} | ${s.rps.toFixed(0)} | ${ms(s.p50)} | ${ms(s.p99)} | ${s.errors} | ${overDirect} | ${overBefore} |`;
+  const lines = results.flatMap(({ sessions, direct, apps, before }) => {
+    const baseline = apps.find((a) => a.label === before)?.summary;
+    return [
+      line(sessions, "sandbox `GET /api/getuserinfo`", direct, "", ""),
+      ...apps.map(({ label, summary }) =>
+        line(sessions, label, summary, signed(summary.p50 - direct.p50), baseline && label !== before ? `**${signed(summary.p50 - baseline.p50)}**` : ""),
+      ),
+    ];
+  });
   return [...header, ...lines].join("\n");
 }

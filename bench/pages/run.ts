@@ -8,7 +8,9 @@
  * Chrome: CHROME_PATH (default /usr/bin/chromium). Runs per page: BENCH_RUNS (3).
  */
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import { startSandbox } from "../../sandbox/index";
 import { startApp } from "../load/app-server";
 import { buildIfNeeded } from "./build";
@@ -42,6 +44,7 @@ const sandbox = await startSandbox({
   redirectUris: [`${appUrl}/api/auth/callback/esign`],
   corsOrigins: [appUrl],
 });
+const sessionStoreDir = mkdtempSync(path.join(os.tmpdir(), "esign-bench-pages-sessions-"));
 const results: PageResult[] = [];
 try {
   const app = await startApp(APP_PORT, {
@@ -53,6 +56,8 @@ try {
     AUTH_SECRET: randomBytes(32).toString("base64url"),
     // The OAuth redirect_uri must name the app as "localhost", as the sandbox has it registered.
     AUTH_URL: appUrl,
+    // The run's one session goes to a throwaway store, not the checkout's .data/sessions.
+    SESSION_STORE_DIR: sessionStoreDir,
   });
   try {
     const cookie = await signInCookie(appUrl);
@@ -70,6 +75,7 @@ try {
   }
 } finally {
   await sandbox.stop();
+  rmSync(sessionStoreDir, { recursive: true, force: true });
 }
 
 console.log(`

@@ -5,16 +5,20 @@
  *
  *   npm run build && npm run bench:rolling-restart
  *
+ * The instances share their sessions through a redis-server child (REDIS_URL), as several instances must.
+ *
  * Ports: BENCH_RR_AUTH_PORT/API/BLOB (sandbox, 4670–4672), BENCH_RR_APP_A/B (4673, 4674),
- * BENCH_RR_HTTPS/HTTP (nginx, 4675, 4676). Concurrency BENCH_RR_SESSIONS (8), run length BENCH_RR_SECONDS (24).
+ * BENCH_RR_HTTPS/HTTP (nginx, 4675, 4676), BENCH_RR_REDIS_PORT (4677). Concurrency BENCH_RR_SESSIONS (8), run
+ * length BENCH_RR_SECONDS (24).
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startSandbox } from "../../sandbox/index";
-import { signInSessions } from "../load/sessions";
+import { signInTokens, storedSessionCookies } from "../load/sessions";
 import { startNginx } from "../../scripts/lib/nginx";
+import { startRedisServer } from "../../scripts/lib/redis-server";
 import { startStandaloneApp, type StandaloneApp } from "../../scripts/lib/standalone-app";
 import { renderNginxSite } from "../../deploy/nginx/render-site";
 import { makeSelfSignedCertificate } from "../../deploy/nginx/self-signed";
@@ -29,6 +33,7 @@ const PORTS = {
   appB: env("BENCH_RR_APP_B_PORT", 4674),
   https: env("BENCH_RR_HTTPS_PORT", 4675),
   http: env("BENCH_RR_HTTP_PORT", 4676),
+  redis: env("BENCH_RR_REDIS_PORT", 4677),
 };
 const SESSIONS = env("BENCH_RR_SESSIONS", 8);
 const RUN_MS = env("BENCH_RR_SECONDS", 24) * 1000;
@@ -50,10 +55,18 @@ const since = (t0: number) => `${((performance.now() - t0) / 1000).toFixed(2)} s
 const logDir = mkdtempSync(path.join(tmpdir(), "esign-rolling-"));
 const authSecret = randomBytes(32).toString("base64url");
 const sandbox = await startSandbox({ authPort: PORTS.auth, apiPort: PORTS.api, blobPort: PORTS.blob, accessTokenTtl: 3600 });
+const redis = await startRedisServer(PORTS.redis);
 const apps: Record<"A" | "B", StandaloneApp | undefined> = { A: undefined, B: undefined };
 let nginx: Awaited<ReturnType<typeof startNginx>> | undefined;
 let failed = false;
 try {
+  const appEnv = {
+    ESIGN_USE_SANDBOX: "true",
+    ESIGN_AUTH_URL: sandbox.authUrl,
+    ESIGN_API_URL: `http://127.0.0.1:${PORTS.api}`,
+    AUTH_SECRET: authSecret,
+    REDIS_URL: redis.url,
+  };
   const startApp = (name: "A" | "B") =>
     startStandaloneApp({
       dir: ".next/standalone",
@@ -61,10 +74,7 @@ try {
       name: `app-${name}`,
       logFile: path.join(logDir, `app-${name}.log`),
       env: {
-        ESIGN_USE_SANDBOX: "true",
-        ESIGN_AUTH_URL: sandbox.authUrl,
-        ESIGN_API_URL: `http://127.0.0.1:${PORTS.api}`,
-        AUTH_SECRET: authSecret,
+        ...appEnv,
         AUTH_URL: PUBLIC_URL,
         TRUST_PROXY: "true",
         INSTANCE_ID: `app-${name}`,
@@ -80,7 +90,7 @@ try {
   });
   nginx = await startNginx(site, PORTS.https);
 
-  const cookies = (await signInSessions(sandbox, SESSIONS, authSecret, COOKIE)).map((session) => session.cookie);
+  const cookies = await storedSessionCookies(await signInTokens(sandbox, SESSIONS), appEnv, COOKIE);
 
   let finish!: () => void;
   const until = new Promise<void>((resolve) => (finish = resolve));
@@ -124,5 +134,6 @@ ${timeline.map((l) => `  ${l}`).join("\n")}
   await nginx?.stop();
   await Promise.all([apps.A?.stop(), apps.B?.stop()]);
   await sandbox.stop();
+  await redis.stop();
 }
 process.exit(failed ? 1 : 0);
