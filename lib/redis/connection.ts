@@ -8,6 +8,8 @@ import { createClient } from "redis";
  * command still waiting to be written: one already sent to a stalled server waits forever.
  */
 export const REDIS_COMMAND_TIMEOUT_MS = 300;
+/** Added after the deadline before giving up: see withDeadline. */
+const DEADLINE_GRACE_MS = 50;
 /**
  * Bounds each connection attempt (a black-holed address fails like a refused one), and how long the first
  * commands of a fresh process wait for the first connection: longer than a command, since it includes the
@@ -107,7 +109,12 @@ function withDeadline<T>(operation: Promise<T>, ms: number): Promise<T> {
   operation.catch(() => {});
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new RedisTimeoutError(ms)), ms);
+    // When this process itself was busy past the deadline (a saturated instance), the command may have gone out
+    // late or its reply may be waiting unread: the deadline measured our event loop, not Redis. A short grace of
+    // free event-loop time lets such a reply land; only a Redis that really does not answer times out.
+    timer = setTimeout(() => {
+      timer = setTimeout(() => reject(new RedisTimeoutError(ms)), DEADLINE_GRACE_MS);
+    }, ms);
   });
   return Promise.race([operation, deadline]).finally(() => clearTimeout(timer));
 }

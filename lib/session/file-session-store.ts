@@ -6,7 +6,7 @@ import fsLiteDriver from "unstorage/drivers/fs-lite";
 import writeFileAtomic from "write-file-atomic";
 import { SessionStoreUnavailableError, type SessionEnvelope, type SessionStore } from "@/lib/session/session-store";
 
-type Indexed = { subject: string; oidcSid?: string; expiresAt: number };
+type Indexed = { subject: string; oidcSid?: string; lastSeenAt: number; expiresAt: number };
 type Claim = { expiresAt: number };
 
 /**
@@ -30,7 +30,8 @@ function atomicFsDriver(base: string) {
 /**
  * The embedded store: one JSON file per session under `dir`, for a single instance with nothing to install.
  * Sessions survive a restart. An index of every session's subject, service session and expiry is kept in memory
- * (rebuilt from the files at start), so listing and sweeping read no file; this instance is the only writer.
+ * (rebuilt from the files at start), so listing and sweeping read no file. One instance writes at a time; a
+ * session another process wrote meanwhile (a restart's overlap) is found by its file and indexed then.
  */
 export function createFileSessionStore(dir: string): SessionStore & { close(): void } {
   const base = resolve(dir);
@@ -72,9 +73,19 @@ export function createFileSessionStore(dir: string): SessionStore & { close(): v
     kind: "file",
     get: (id) =>
       withStorage(async (s) => {
-        if (!live(index.get(id))) return null;
+        const indexed = index.get(id);
+        if (indexed && !live(indexed)) return null;
+        // Not in the index: a session another process wrote to this directory (a restarted instance's new
+        // process while the old one drains). Read it, and index it if it is live.
         const envelope = await s.getItem<SessionEnvelope>(`sessions:${id}`);
-        return live(envelope) ? envelope : null;
+        if (!envelope) return null;
+        if (!indexed) {
+          if (!live(envelope)) return null;
+          index.set(id, indexEntry(envelope));
+          return envelope;
+        }
+        // The index has the latest times: a touch updates it at once and writes the file after.
+        return { ...envelope, lastSeenAt: indexed.lastSeenAt, expiresAt: indexed.expiresAt };
       }),
     put: (id, envelope) =>
       serialised(id, () =>
@@ -83,15 +94,17 @@ export function createFileSessionStore(dir: string): SessionStore & { close(): v
           index.set(id, indexEntry(envelope));
         }),
       ),
-    touch: (id, lastSeenAt, expiresAt) =>
-      serialised(id, () =>
+    touch: (id, lastSeenAt, expiresAt) => {
+      const indexed = index.get(id);
+      if (indexed) index.set(id, { ...indexed, lastSeenAt, expiresAt });
+      return serialised(id, () =>
         withStorage(async (s) => {
           const envelope = await s.getItem<SessionEnvelope>(`sessions:${id}`);
           if (!envelope) return;
           await s.setItem(`sessions:${id}`, JSON.stringify({ ...envelope, lastSeenAt, expiresAt }));
-          index.set(id, indexEntry({ ...envelope, expiresAt }));
         }),
-      ),
+      );
+    },
     delete: (id) =>
       serialised(id, () =>
         withStorage(async (s) => {
@@ -135,5 +148,5 @@ export function createFileSessionStore(dir: string): SessionStore & { close(): v
 }
 
 function indexEntry(envelope: SessionEnvelope): Indexed {
-  return { subject: envelope.subject, oidcSid: envelope.oidcSid, expiresAt: envelope.expiresAt };
+  return { subject: envelope.subject, oidcSid: envelope.oidcSid, lastSeenAt: envelope.lastSeenAt, expiresAt: envelope.expiresAt };
 }

@@ -130,7 +130,11 @@ export async function readSession(handle: string): Promise<StoredSession | null>
   const now = Date.now();
   if (now - session.envelope.lastSeenAt >= TOUCH_INTERVAL_MS) {
     const expiresAt = sessionExpiresAt(session.envelope.createdAt, now, getConfig().sessions);
-    await sessions().store.touch(session.id, now, expiresAt);
+    // Not awaited: the request needs the session, not the new last-seen time (a write, fsync'd on the file store).
+    // A touch that fails leaves the old time; the next request tries again.
+    sessions()
+      .store.touch(session.id, now, expiresAt)
+      .catch((error: unknown) => getLogger().warn({ msg: `session last-seen time not written: ${error instanceof Error ? error.message : String(error)}` }));
     session.envelope = { ...session.envelope, lastSeenAt: now, expiresAt };
   }
   return session;

@@ -134,10 +134,10 @@ describe("npm run doctor against the sandbox", () => {
     console.log(run.stdout);
     expect(run.code).toBe(0);
     const lines = run.stdout.trim().split("\n").slice(0, -1);
-    // The sandbox advertises neither back-channel logout nor revocation: two warnings, each with its fix.
-    const warnings = lines.filter((line) => line.startsWith("! "));
-    expect(warnings.map((line) => line.split(":")[0])).toEqual(["! Back-channel logout", "! Token revocation"]);
-    expect(lines.filter((line) => !line.startsWith("! ") && !line.startsWith("    fix: ")).every((line) => line.startsWith("✓ "))).toBe(true);
+    // The sandbox advertises back-channel logout (with sid) and revocation: every check passes, none warns.
+    expect(lines.every((line) => line.startsWith("✓ "))).toBe(true);
+    expect(lines.find((line) => line.startsWith("✓ Back-channel logout"))).toContain("with sid (per session)");
+    expect(lines.some((line) => line.startsWith("✓ Token revocation"))).toBe(true);
     expect(run.stdout).toContain(`register ${APP}/api/auth/backchannel-logout as the client's back-channel logout URI`);
     expect(run.stdout.trim().split("\n").at(-1)).toBe("All 12 checks passed.");
     expectNoSecretIn(run);
@@ -160,10 +160,7 @@ describe("npm run doctor against the sandbox", () => {
       `storage-cors:http://127.0.0.1:${BLOB_PORT}`,
       "clock",
     ]);
-    expect(checks.filter((c) => c.status !== "pass").map((c) => [c.id, c.status])).toEqual([
-      ["backchannel-logout", "warn"],
-      ["revocation", "warn"],
-    ]);
+    expect(checks.filter((c) => c.status !== "pass").map((c) => [c.id, c.status])).toEqual([]);
   });
 
   it("reads the secret from .env files in the working directory, like the app", async () => {
