@@ -23,7 +23,7 @@ const PAGE = `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Temporarily unavailable · eSign Partner</title>
 <style>
-  body { margin: 0; font-family: ui-sans-serif, system-ui, sans-serif; background: #f8fafc; color: #0f172a; }
+  body { margin: 0; padding: 0 1rem; font-family: ui-sans-serif, system-ui, sans-serif; background: #f8fafc; color: #0f172a; }
   main { max-width: 32rem; margin: 12vh auto; padding: 2rem; background: #fff; border: 1px solid #e2e8f0; border-radius: 0.75rem; box-shadow: 0 1px 2px rgb(0 0 0 / 0.05); }
   h1 { font-size: 1.5rem; margin: 0 0 0.75rem; }
   p { color: #475569; line-height: 1.5; }
