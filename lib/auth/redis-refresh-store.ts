@@ -3,6 +3,7 @@ import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, ra
 import { TokenRefreshError } from "@/lib/esign/client";
 import type { RefreshStore } from "@/lib/auth/refresh-store";
 import type { RedisConnection } from "@/lib/redis/connection";
+import { recordRefresh, recordRefreshLockWait } from "@/lib/metrics/refresh";
 
 /**
  * After the token call's hard deadline (ESIGN_REQUEST_TIMEOUT_MS, an AbortSignal on the whole call) the
@@ -71,8 +72,10 @@ export function createRedisRefreshStore(options: RedisRefreshStoreOptions): Refr
     const owner = randomUUID();
     // A waiter normally sees the result, or the lock expire and takes it over, within one lock TTL.
     const giveUpAt = Date.now() + 2 * lockTtlMs;
+    const started = performance.now();
+    const waited = () => recordRefreshLockWait((performance.now() - started) / 1000);
 
-    for (;;) {
+    for (let attempt = 0; ; attempt++) {
       let step: string[];
       try {
         step = (await connection.attempt((c) => c.eval(ACQUIRE, { keys, arguments: [owner, String(lockTtlMs)] }))) as string[];
@@ -81,9 +84,19 @@ export function createRedisRefreshStore(options: RedisRefreshStoreOptions): Refr
         // publish the outcome, in case a stalled Redis ran our lock command late and now holds our lock.
         return settle(await runHolder(refresh), keys, owner, sealKey);
       }
-      if (step[0] === "result" && step[1]) return unwrap<T>(open(step[1], sealKey));
-      if (step[0] === "acquired") return settle(await runHolder(refresh), keys, owner, sealKey);
-      if (Date.now() > giveUpAt) throw new TokenRefreshError("unavailable", "another instance is still refreshing this session");
+      if (step[0] === "result" && step[1]) {
+        waited();
+        recordRefresh(attempt === 0 ? "replayed" : "waited");
+        return unwrap<T>(open(step[1], sealKey));
+      }
+      if (step[0] === "acquired") {
+        waited();
+        return settle(await runHolder(refresh), keys, owner, sealKey);
+      }
+      if (Date.now() > giveUpAt) {
+        recordRefresh("deferred");
+        throw new TokenRefreshError("unavailable", "another instance is still refreshing this session");
+      }
       await new Promise((resolve) => setTimeout(resolve, pollIntervalMs));
     }
   }

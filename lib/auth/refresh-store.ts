@@ -4,6 +4,7 @@ import { TokenRefreshError } from "@/lib/esign/client";
 import { getConfig } from "@/lib/env";
 import { getRedisConnection } from "@/lib/redis/connection";
 import { createRedisRefreshStore, LOCK_MARGIN_MS } from "@/lib/auth/redis-refresh-store";
+import { recordRefresh } from "@/lib/metrics/refresh";
 
 /**
  * Coordinates token refreshes so that one refresh token is redeemed once.
@@ -34,7 +35,10 @@ export function createMemoryRefreshStore(graceMs = REPLAY_GRACE_MS): RefreshStor
       // Keys are hashes so that raw refresh tokens are not kept as map keys longer than needed.
       const key = createHash("sha256").update(refreshToken).digest("base64url");
       const existing = entries.get(key);
-      if (existing) return existing.promise as Promise<T>;
+      if (existing) {
+        recordRefresh(existing.expiresAt === Number.POSITIVE_INFINITY ? "waited" : "replayed");
+        return existing.promise as Promise<T>;
+      }
       const promise = refresh();
       // Infinity until settled: an in-flight refresh is never swept.
       const entry = { promise, expiresAt: Number.POSITIVE_INFINITY };

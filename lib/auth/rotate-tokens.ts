@@ -9,6 +9,7 @@ import { getRefreshStore } from "@/lib/auth/refresh-store";
 import { isAccessTokenExpired, needsRefresh, type SessionToken } from "@/lib/auth/session-token";
 import { getLogger } from "@/lib/logging/logger";
 import { currentRequestId } from "@/lib/logging/request-context";
+import { recordRefresh } from "@/lib/metrics/refresh";
 
 type IssuedTokens = Pick<
   SessionToken,
@@ -83,9 +84,16 @@ export async function rotateTokensIfNeeded(token: SessionToken): Promise<Session
   }
   try {
     const issued = await getRefreshStore().run(refreshToken, async () => {
-      const response = await refreshTokens(refreshToken);
-      await verifyRefreshedIdToken(response, token.sub);
-      return issuedTokens(response, refreshToken);
+      try {
+        const response = await refreshTokens(refreshToken);
+        await verifyRefreshedIdToken(response, token.sub);
+        recordRefresh("refreshed");
+        return issuedTokens(response, refreshToken);
+      } catch (error) {
+        // Counted where the token endpoint was called; requests sharing this outcome count as waited or replayed.
+        recordRefresh(error instanceof TokenRefreshError && error.reason === "unavailable" ? "deferred" : "rejected");
+        throw error;
+      }
     });
     // A refresh response without `scope` means the scope is unchanged (RFC 6749 §5.1).
     return { ...token, ...issued, grantedScope: issued.grantedScope ?? token.grantedScope };
