@@ -148,6 +148,7 @@ export async function createAuthServer(
       await handleTokenRequest({ clients, faults, stats, forward }, req, res);
       return;
     }
+    if (url.pathname === "/.well-known/openid-configuration") res.once("finish", () => stats.record("discovery", res.statusCode));
     if (url.pathname === "/connect/authorize") {
       res.once("finish", () => stats.record("authorize", res.statusCode));
       if (req.method === "GET") {

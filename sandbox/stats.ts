@@ -1,4 +1,5 @@
-export type Operation = "authorize" | "token" | "document" | "getuserinfo";
+/** `discovery` is the OpenID discovery document: what the app reads at sign-in and its readiness probe polls. */
+export type Operation = "authorize" | "token" | "discovery" | "document" | "getuserinfo";
 
 type Counts = Record<string, number>;
 
@@ -22,7 +23,7 @@ export class Stats {
       grants: { authorization_code: 0, refresh_token: 0 },
       tokenErrors: {},
       refreshReuse: 0,
-      operations: { authorize: {}, token: {}, document: {}, getuserinfo: {} },
+      operations: { authorize: {}, token: {}, discovery: {}, document: {}, getuserinfo: {} },
     };
   }
 

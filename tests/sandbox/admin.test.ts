@@ -126,7 +126,7 @@ describe("admin routes", () => {
       grants: { authorization_code: 0, refresh_token: 0 },
       tokenErrors: {},
       refreshReuse: 0,
-      operations: { authorize: {}, token: {}, document: {}, getuserinfo: {} },
+      operations: { authorize: {}, token: {}, discovery: {}, document: {}, getuserinfo: {} },
     });
   });
 
