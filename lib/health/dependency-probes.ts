@@ -128,5 +128,7 @@ export function dependencyStates(): DependencyState[] {
   });
 }
 
-// A scrape refreshes stale dependency gauges too, so alerts work without anyone probing readiness.
-onDependencyScrape(() => void probeDependenciesIfStale());
+/** Makes every scrape refresh stale dependency gauges too, so alerts work without anyone probing readiness. */
+export function probeDependenciesOnScrape(): void {
+  onDependencyScrape(() => void probeDependenciesIfStale());
+}

@@ -1,4 +1,5 @@
 import "server-only";
+import { probeDependenciesOnScrape } from "@/lib/health/dependency-probes";
 import { setInstanceReady } from "@/lib/metrics/availability";
 import { getMetricsRegistry } from "@/lib/metrics/registry";
 import { startMetricsServer } from "@/lib/metrics/server";
@@ -28,7 +29,10 @@ export function installServerHooks(): void {
   setInstanceReady(true);
   installHttpHooks({ trustProxy: process.env.TRUST_PROXY === "true" });
   const metricsPort = process.env.METRICS_PORT;
-  if (metricsPort) startMetricsServer(Number(metricsPort), process.env.METRICS_HOSTNAME || DEFAULT_METRICS_HOSTNAME);
+  if (metricsPort) {
+    probeDependenciesOnScrape();
+    startMetricsServer(Number(metricsPort), process.env.METRICS_HOSTNAME || DEFAULT_METRICS_HOSTNAME);
+  }
   // `next dev` manages its own worker processes and restarts; only the production server drains this way.
   if (process.env.NODE_ENV === "production") {
     installGracefulShutdown(knownServers, {
