@@ -48,7 +48,15 @@ function readBuildId(): string {
   }
 }
 
+/** Metrics are recorded only when something can read them: with METRICS_PORT set (the /metrics listener). */
+export function metricsEnabled(): boolean {
+  return Boolean(process.env.METRICS_PORT);
+}
+
 type Config<L extends string> = { name: string; help: string; labelNames?: readonly L[] };
+
+/** What the recording functions get while metrics are off: every update is dropped. */
+const DISCARD = { inc() {}, observe() {}, set() {} };
 
 // Each metric is created once per process and found by name afterwards, whichever bundle asks first.
 function existing<M extends Metric>(name: string): M | undefined {
@@ -56,10 +64,12 @@ function existing<M extends Metric>(name: string): M | undefined {
 }
 
 export function counter<L extends string>(config: Config<L>): Counter<L> {
+  if (!metricsEnabled()) return DISCARD as unknown as Counter<L>;
   return existing<Counter<L>>(config.name) ?? new Counter({ ...config, labelNames: config.labelNames ?? [], registers: [getMetricsRegistry()] });
 }
 
 export function histogram<L extends string>(config: Config<L> & { buckets?: number[] }): Histogram<L> {
+  if (!metricsEnabled()) return DISCARD as unknown as Histogram<L>;
   return (
     existing<Histogram<L>>(config.name) ??
     new Histogram({ buckets: LATENCY_BUCKETS, ...config, labelNames: config.labelNames ?? [], registers: [getMetricsRegistry()] })
@@ -67,5 +77,6 @@ export function histogram<L extends string>(config: Config<L> & { buckets?: numb
 }
 
 export function gauge<L extends string>(config: Config<L> & { collect?: (this: Gauge<L>) => void | Promise<void> }): Gauge<L> {
+  if (!metricsEnabled()) return DISCARD as unknown as Gauge<L>;
   return existing<Gauge<L>>(config.name) ?? new Gauge({ ...config, labelNames: config.labelNames ?? [], registers: [getMetricsRegistry()] });
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { probeDependenciesOnScrape } from "@/lib/health/dependency-probes";
 import { setInstanceReady } from "@/lib/metrics/availability";
-import { getMetricsRegistry } from "@/lib/metrics/registry";
+import { getMetricsRegistry, metricsEnabled } from "@/lib/metrics/registry";
 import { startMetricsServer } from "@/lib/metrics/server";
 import { installGracefulShutdown } from "@/lib/server/graceful-shutdown";
 import { installHttpHooks, knownServers } from "@/lib/server/http-hooks";
@@ -20,18 +20,17 @@ const msFromEnv = (name: string, fallback: number) => {
 };
 
 /**
- * Request ids, access log lines, request metrics and spans, the metrics listener (METRICS_PORT), tracing
- * (OTEL_EXPORTER_OTLP_ENDPOINT) and bounded graceful shutdown for the production server.
+ * Request ids, access log lines, bounded graceful shutdown, and — when configured — metrics with their
+ * listener (METRICS_PORT; nothing is recorded without it) and tracing (OTEL_EXPORTER_OTLP_ENDPOINT).
  */
 export function installServerHooks(): void {
   startTracingFromEnv();
-  getMetricsRegistry();
-  setInstanceReady(true);
   installHttpHooks({ trustProxy: process.env.TRUST_PROXY === "true" });
-  const metricsPort = process.env.METRICS_PORT;
-  if (metricsPort) {
+  if (metricsEnabled()) {
+    getMetricsRegistry();
+    setInstanceReady(true);
     probeDependenciesOnScrape();
-    startMetricsServer(Number(metricsPort), process.env.METRICS_HOSTNAME || DEFAULT_METRICS_HOSTNAME);
+    startMetricsServer(Number(process.env.METRICS_PORT), process.env.METRICS_HOSTNAME || DEFAULT_METRICS_HOSTNAME);
   }
   // `next dev` manages its own worker processes and restarts; only the production server drains this way.
   if (process.env.NODE_ENV === "production") {

@@ -8,6 +8,9 @@ async function freshImport<T>(path: string): Promise<T> {
 
 type Metrics = typeof import("@/lib/metrics/registry");
 
+// Recorded only when an instance serves them (METRICS_PORT); nothing listens in this test.
+process.env.METRICS_PORT = "0";
+
 describe("metrics", () => {
   it("keeps one registry per process, whichever copy of the module records", async () => {
     const first = await freshImport<typeof import("@/lib/metrics/documents")>("@/lib/metrics/documents");
@@ -60,6 +63,21 @@ describe("metrics", () => {
     expect(text).toContain('esign_token_refreshes_total{outcome="waited"} 2');
     expect(text).toContain("esign_refresh_reuse_suspects_total 1");
     expect(text).toContain("esign_refresh_lock_wait_seconds_count 1");
+  });
+
+  it("records nothing while METRICS_PORT is unset", async () => {
+    const { recordDocumentCreated } = await import("@/lib/metrics/documents");
+    const { getMetricsRegistry } = await import("@/lib/metrics/registry");
+    const before = await getMetricsRegistry().metrics();
+    delete process.env.METRICS_PORT;
+    try {
+      recordDocumentCreated();
+    } finally {
+      process.env.METRICS_PORT = "0";
+    }
+    expect((await getMetricsRegistry().metrics()).match(/^esign_documents_created_total \d+$/m)?.[0]).toBe(
+      before.match(/^esign_documents_created_total \d+$/m)?.[0],
+    );
   });
 
   it("reports session-store operations and active sessions, set or collected at scrape time", async () => {
