@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# eSign partner app: multi-stage build of the standalone server (README "Deployment → Container").
+# eSign partner app: multi-stage build of the standalone server (docs/deployment.md, "B. Container").
 #   docker build -t esign-partner .
 #   docker run --env-file /etc/esign-partner/env -p 3000:3000 --stop-timeout 30 esign-partner
 # node:20-slim matches the Node 20 the app is built and tested on.
@@ -35,7 +35,7 @@ USER node
 EXPOSE 3000 9464
 # Readiness: "unhealthy" means this instance cannot serve (invalid configuration, or draining after SIGTERM);
 # an outage of the service or Redis never makes it unhealthy. Orchestrators that restart on unhealthy should
-# probe /api/health instead (see README).
+# probe /api/health instead (see docs/operations.md).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # SIGTERM: readiness 503 for 5 s, then drains in-flight requests (≤ 25 s from the signal), exits 0: give it 30 s

@@ -21,7 +21,7 @@ const documentHeaders = [
 const nextConfig = {
   reactStrictMode: true,
   // A self-contained server folder (.next/standalone); scripts/complete-standalone-build.ts copies in the
-  // static files Next leaves out. See README "Deployment".
+  // static files Next leaves out. See docs/deployment.md.
   output: "standalone",
   poweredByHeader: false,
   // Loaded from node_modules once per process rather than bundled into each route: one copy of the metrics and

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 
-/** Where the sandbox listens when nothing is configured (see sandbox/README.md). */
+/** Where the sandbox listens when nothing is configured (see docs/sandbox.md). */
 export const SANDBOX_DEFAULTS = {
   ESIGN_AUTH_URL: "http://localhost:4000",
   // Server-to-server only, so the loopback address: "localhost" costs a resolution on every new connection.
@@ -85,7 +85,7 @@ const schema = z
       .min(1, "ESIGN_UPLOAD_BLOCK_CONCURRENCY must be a whole number from 1 to 6")
       .max(6, "ESIGN_UPLOAD_BLOCK_CONCURRENCY must be a whole number from 1 to 6 (browsers open at most six connections per host)")
       .default(4),
-    // Comma-separated for rotation: the first encrypts new session cookies, every one decrypts (README "Rotating AUTH_SECRET").
+    // Comma-separated for rotation: the first encrypts new session cookies, every one decrypts (docs/operations.md, "Rotating AUTH_SECRET").
     AUTH_SECRET: z
       .string({ error: "AUTH_SECRET is required (generate one with `npx auth secret`; `npm run demo` writes one to .env.local)" })
       .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))

@@ -61,7 +61,7 @@ test.describe("behind nginx with TLS, on a public https origin", () => {
 
   test.beforeAll(async () => {
     const tls = makeSelfSignedCertificate(PUBLIC_HOST);
-    // Two instances redeem each refresh token once only through a shared store (README "Several instances").
+    // Two instances redeem each refresh token once only through a shared store (docs/deployment.md, "Several instances").
     redis = await startRedisServer(deployPorts.tlsRedis);
     for (const [name, port] of [["tls-app-a", deployPorts.tlsAppA], ["tls-app-b", deployPorts.tlsAppB]] as const) {
       apps.push(

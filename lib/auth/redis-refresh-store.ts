@@ -58,7 +58,7 @@ export type RedisRefreshStoreOptions = {
  * one: one token-endpoint call per refresh token across all instances, its outcome replayed for the grace
  * period. Results must be JSON-serialisable. Redis holds no usable token: key names are HMACs and values
  * are AES-256-GCM ciphertexts under a key derived from the old refresh token itself. When Redis fails, each
- * instance falls back to its in-process coordination (see README, "Several instances").
+ * instance falls back to its in-process coordination (see docs/architecture.md, "Several instances").
  */
 export function createRedisRefreshStore(options: RedisRefreshStoreOptions): RefreshStore {
   const { connection, local, lockTtlMs, graceMs, pollIntervalMs = POLL_INTERVAL_MS } = options;

@@ -31,7 +31,7 @@ async function runChecks(env: Record<string, string | undefined>): Promise<Check
         title: "Configuration",
         status: "fail",
         detail: error.problems.join("; "),
-        fix: "Correct the keys named above (README → Configuration); the app refuses to start with them too.",
+        fix: "Correct the keys named above (docs/configuration.md); the app refuses to start with them too.",
       },
       skipped("service", "Service checks", "need a valid configuration"),
     ];

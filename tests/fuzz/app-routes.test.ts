@@ -33,7 +33,7 @@ afterAll(async () => {
   await fuzz?.sandbox.stop();
 });
 
-/** GET /api/account's answer to each session outcome (README, error codes). */
+/** GET /api/account's answer to each session outcome (docs/architecture.md, error codes). */
 function expectedAccountAnswer(outcome: SessionOutcome): { status: number; code?: string } {
   if ("refused" in outcome) return { status: 401, code: outcome.refused };
   switch (outcome.caller) {
