@@ -20,7 +20,7 @@ RUN npm run build
 FROM node:20-slim AS run
 WORKDIR /app
 # METRICS_*: /metrics on its own port, on the container's network; publish it to the monitoring network only
-# (docker run -p 127.0.0.1:9464:9464). NODE_OPTIONS: the heap cap that keeps RSS flat (README "Operate → Sizing").
+# (docker run -p 127.0.0.1:9464:9464). NODE_OPTIONS: the heap cap that keeps RSS flat (docs/deployment.md, "Sizing").
 ENV NODE_ENV=production \
     NEXT_TELEMETRY_DISABLED=1 \
     PORT=3000 \

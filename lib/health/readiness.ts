@@ -7,7 +7,7 @@ export type Readiness = {
   /** ready → 200; draining (after SIGTERM) or not_ready (invalid configuration) → 503. */
   status: "ready" | "draining" | "not_ready";
   checks: { name: "config" | "draining"; state: "ok" | "fail"; detail?: string }[];
-  /** Reported for people and dashboards; never part of the verdict (see README, "Operate"). */
+  /** Reported for people and dashboards; never part of the verdict (docs/deployment.md, "Operate"). */
   dependencies: DependencyState[];
 };
 
