@@ -24,6 +24,16 @@ const nextConfig = {
   // static files Next leaves out. See docs/deployment.md.
   output: "standalone",
   poweredByHeader: false,
+  // Loaded from node_modules once per process rather than bundled into each route: one copy of the metrics and
+  // tracing libraries (their state lives on globalThis too, see lib/metrics/registry.ts), and the standalone
+  // folder gets them whole through file tracing.
+  serverExternalPackages: [
+    "prom-client",
+    "@opentelemetry/api",
+    "@opentelemetry/sdk-trace",
+    "@opentelemetry/resources",
+    "@opentelemetry/exporter-trace-otlp-http",
+  ],
   // Page weight (docs/page-weight.md): most of each page's JavaScript is React DOM and Next's client, shipped as
   // CommonJS. Tree shaking and scope hoisting of those modules take ~1.7 KiB gzip off every page; a larger minimum
   // chunk size merges the framework's six first-load chunks into four, and every chunk costs ~0.4 KiB of response

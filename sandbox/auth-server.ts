@@ -176,6 +176,7 @@ export function createAuthServer(deps: AuthServerDeps): AuthServer {
       await handleTokenRequest({ clients, faults, stats, forward }, req, res);
       return;
     }
+    if (url.pathname === "/.well-known/openid-configuration") res.once("finish", () => stats.record("discovery", res.statusCode));
     if (url.pathname === "/connect/jwks") {
       await handleJwksRequest({ faults, stats, hanging, forward }, req, res);
       return;

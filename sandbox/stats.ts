@@ -1,4 +1,5 @@
-export type Operation = "authorize" | "token" | "document" | "getuserinfo";
+/** `discovery` is the OpenID discovery document: what the app reads at sign-in and its readiness probe polls. */
+export type Operation = "authorize" | "token" | "discovery" | "document" | "getuserinfo";
 
 type Counts = Record<string, number>;
 
@@ -33,7 +34,7 @@ export class Stats {
       revocations: { refresh_token: 0, access_token: 0 },
       jwksRequests: 0,
       backchannelLogouts: { sent: 0, failed: 0 },
-      operations: { authorize: {}, token: {}, document: {}, getuserinfo: {} },
+      operations: { authorize: {}, token: {}, discovery: {}, document: {}, getuserinfo: {} },
     };
   }
 

@@ -6,13 +6,15 @@
  *
  * Needs the Debian packages redis-server and nginx (it names whichever is missing). Ports: DEMO_SCALE_PORT
  * (balancer, 3000), DEMO_SCALE_APP_PORTS (4640,4641), DEMO_SCALE_REDIS_PORT (4642), SANDBOX_AUTH_PORT /
- * SANDBOX_API_PORT / SANDBOX_BLOB_PORT (4000 / 4001 / 4002, as in `npm run demo`).
+ * SANDBOX_API_PORT / SANDBOX_BLOB_PORT (4000 / 4001 / 4002, as in `npm run demo`); each instance's metrics on
+ * "1" + its port (14640, 14641). Instances run with the default heap cap, as deployed.
  */
 import { randomBytes } from "node:crypto";
 import { findSystemBinary } from "./lib/system-binary";
 import { startRedisServer } from "./lib/redis-server";
 import { startNginx } from "./lib/nginx";
 import { startAppInstance, startSandboxProcess } from "./lib/app-cluster";
+import { DEFAULT_HEAP_CAP_MIB } from "./lib/heap-cap";
 import type { RunningProcess } from "./lib/child-process";
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -66,7 +68,18 @@ try {
   for (const port of appPorts) {
     watch(
       `app :${port}`,
-      await startAppInstance({ port, authUrl: publicUrl, sandbox: sandbox.urls, authSecret, serverActionsKey, redisUrl: redis.url, log: appLog }),
+      await startAppInstance({
+        port,
+        authUrl: publicUrl,
+        sandbox: sandbox.urls,
+        authSecret,
+        serverActionsKey,
+        redisUrl: redis.url,
+        // As in production (deploy/systemd, Dockerfile): a capped heap, and metrics on 1<port> (loopback).
+        heapCapMiB: DEFAULT_HEAP_CAP_MIB,
+        env: { METRICS_PORT: `1${port}` },
+        log: appLog,
+      }),
     );
   }
   const nginx = await startNginx(
@@ -107,6 +120,7 @@ console.log(`
   eSign partner demo, scaled out: ${publicUrl}
     nginx round robin → app instances on ${appPorts.map((p) => `127.0.0.1:${p}`).join(" and ")} (no sticky sessions)
     refresh coordination: redis-server on 127.0.0.1:${redisPort}; sandbox at ${sandboxPorts.auth}/${sandboxPorts.api}/${sandboxPorts.blob}
+    metrics: ${appPorts.map((p) => `http://127.0.0.1:1${p}/metrics`).join(" and ")}; heap cap ${DEFAULT_HEAP_CAP_MIB} MiB per instance
     every response carries X-Served-By with the instance that answered
 
   Sign in with one of the sandbox's users:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The tests start Chromium, redis-server and nginx as child processes. Run as root on a fresh Debian machine,
+# The tests start Chromium, redis-server, nginx and prometheus as child processes (and run promtool). Run as root on a fresh Debian machine,
 # this installs whichever is missing; run as anyone else, it stops at once with the exact command to run.
 set -euo pipefail
 
@@ -13,6 +13,8 @@ fi
 have redis-server || missing+=(redis-server)
 have nginx || missing+=(nginx)
 have openssl || missing+=(openssl)
+# One package: the server for the metrics e2e, promtool for the alert-rule tests.
+{ have prometheus && have promtool; } || missing+=(prometheus)
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 

@@ -12,13 +12,24 @@ test.describe("graceful shutdown", () => {
     await app?.stop();
   });
 
-  test("on SIGTERM an instance refuses new connections, finishes the request in flight, and exits 0", async ({ page, context, admin }) => {
+  test("on SIGTERM an instance answers readiness 503 first, then refuses new connections, finishes the request in flight, and exits 0", async ({
+    page,
+    context,
+    admin,
+  }) => {
     app = await startStandaloneApp({
       dir: ".next/standalone",
       port: deployPorts.gracefulShutdown,
       name: "graceful-shutdown",
-      env: { ...sandboxEnv, AUTH_URL: deployUrls.gracefulShutdown, AUTH_SECRET: "e2e-only-shutdown-secret-0123456789abcdef0123" },
+      env: {
+        ...sandboxEnv,
+        AUTH_URL: deployUrls.gracefulShutdown,
+        AUTH_SECRET: "e2e-only-shutdown-secret-0123456789abcdef0123",
+        // Shorter than the service's delay below, so the listener closes with the request still in flight.
+        SHUTDOWN_READINESS_DELAY_MS: "1500",
+      },
     });
+    expect((await fetch(`${app.url}/api/health/ready`)).status).toBe(200);
     await signIn(page, users.alice);
     await admin.reset();
     // The service takes 3 s to answer, so the account request is still running when SIGTERM arrives.
@@ -32,8 +43,13 @@ test.describe("graceful shutdown", () => {
 
     const signalledAt = Date.now();
     process.kill(app.child.pid!, "SIGTERM");
+    // Readiness turns 503 while the listener still accepts: a balancer stops sending before connections fail.
+    const draining = await fetch(`${app.url}/api/health/ready`);
+    expect(draining.status).toBe(503);
+    expect(((await draining.json()) as { status: string }).status).toBe("draining");
+    expect((await fetch(`${app.url}/api/health`)).status, "liveness still answers while readiness is 503").toBe(200);
     await expect
-      .poll(() => fetch(`${app!.url}/api/health`).then(() => "answered", () => "refused"), { timeout: 2_000 })
+      .poll(() => fetch(`${app!.url}/api/health`).then(() => "answered", () => "refused"), { timeout: 4_000 })
       .toBe("refused");
     expect(await inFlight, "the request in flight was finished, not cut").toBe(200);
     expect(await app.exitCode()).toBe(0);

@@ -1,8 +1,19 @@
 import "server-only";
+import { customFetch } from "next-auth";
 import type { OIDCConfig } from "next-auth/providers";
 import type { AppConfig } from "@/lib/env";
+import { fetchFromService } from "@/lib/esign/http";
+import type { ServiceOperation } from "@/lib/metrics/service-calls";
 
 type EsignIdTokenClaims = { sub: string; name?: string; email?: string };
+
+/** Auth.js calls the token endpoint only for the authorization-code exchange; the rest is discovery and keys. */
+function operationOf(url: URL): ServiceOperation {
+  if (url.pathname.endsWith("/token")) return "token";
+  if (url.pathname.endsWith("/userinfo")) return "getuserinfo";
+  if (url.pathname.endsWith("/revocation")) return "revocation";
+  return "discovery";
+}
 
 /**
  * The service's OAuth 2.0 / OpenID provider: endpoints as the spec names them, with state, PKCE (S256)
@@ -24,6 +35,9 @@ export function esignProvider(config: AppConfig): OIDCConfig<EsignIdTokenClaims>
     },
     token: `${config.authUrl}/connect/token`,
     checks: ["pkce", "state", "nonce"],
+    // Auth.js's own calls (discovery, the code exchange) are measured and traced like the app's.
+    [customFetch]: (input: string | URL | Request, init?: RequestInit) =>
+      fetchFromService(operationOf(new URL(input instanceof Request ? input.url : input)), input, init),
     profile(claims) {
       return { id: claims.sub, name: claims.name ?? claims.email ?? null, email: claims.email ?? null };
     },

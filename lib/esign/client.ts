@@ -2,6 +2,7 @@ import "server-only";
 import { getConfig } from "@/lib/env";
 import { AppError, sessionExpiredError } from "@/lib/errors";
 import { malformedResponse, sendToService, unexpectedStatus } from "@/lib/esign/http";
+import { recordReuseSuspect } from "@/lib/metrics/refresh";
 import {
   NAME_TOO_SHORT_MESSAGE,
   createDocumentResultSchema,
@@ -24,6 +25,7 @@ function bearer(accessToken: string) {
 export async function getUserInfo(accessToken: string): Promise<UserInfo> {
   const { apiUrl, requestTimeoutMs } = getConfig();
   const { status, body } = await sendToService(
+    "getuserinfo",
     `${apiUrl}/api/getuserinfo`,
     { method: "GET", headers: { ...bearer(accessToken), accept: "application/json" } },
     requestTimeoutMs,
@@ -49,6 +51,7 @@ export async function getUserInfo(accessToken: string): Promise<UserInfo> {
 export async function createDocument(accessToken: string, input: CreateDocumentInput): Promise<CreateDocumentResult> {
   const { apiUrl, requestTimeoutMs } = getConfig();
   const { status, body } = await sendToService(
+    "create_document",
     `${apiUrl}/api/document`,
     {
       method: "POST",
@@ -107,7 +110,7 @@ export async function refreshTokens(refreshToken: string): Promise<TokenResponse
   const headers = clientAuthentication(form);
   let response: Awaited<ReturnType<typeof sendToService>>;
   try {
-    response = await sendToService(`${authUrl}/connect/token`, { method: "POST", headers, body: form }, requestTimeoutMs);
+    response = await sendToService("refresh", `${authUrl}/connect/token`, { method: "POST", headers, body: form }, requestTimeoutMs);
   } catch (error) {
     throw new TokenRefreshError("unavailable", error instanceof Error ? error.message : "token endpoint unreachable");
   }
@@ -117,7 +120,10 @@ export async function refreshTokens(refreshToken: string): Promise<TokenResponse
     if (!parsed.success) throw new TokenRefreshError("unavailable", "token endpoint returned a malformed token response");
     return parsed.data;
   }
-  if (status === 400) throw new TokenRefreshError("rejected", "token endpoint rejected the refresh token (400)");
+  if (status === 400) {
+    recordReuseSuspect();
+    throw new TokenRefreshError("rejected", "token endpoint rejected the refresh token (400)");
+  }
   if (status === 401) throw new TokenRefreshError("client_rejected", "token endpoint rejected the client (401)");
   throw new TokenRefreshError("unavailable", `token endpoint answered ${status}`);
 }
@@ -130,7 +136,7 @@ export async function revokeToken(endpoint: string, token: string, hint: "refres
   const form = new URLSearchParams({ token, token_type_hint: hint });
   const headers = clientAuthentication(form);
   try {
-    const { status } = await sendToService(endpoint, { method: "POST", headers, body: form }, getConfig().requestTimeoutMs);
+    const { status } = await sendToService("revocation", endpoint, { method: "POST", headers, body: form }, getConfig().requestTimeoutMs);
     return status === 200;
   } catch {
     return false;

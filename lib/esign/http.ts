@@ -1,23 +1,51 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
-import { currentRequestId } from "@/lib/logging/request-context";
+import { currentRequestId, currentRequestSpan } from "@/lib/logging/request-context";
+import { outcomeOfStatus, recordServiceCall, type ServiceOperation } from "@/lib/metrics/service-calls";
+import { endServiceSpan, startServiceSpan, traceParentOf } from "@/lib/tracing/spans";
 
 export type UpstreamResponse = { status: number; body: unknown };
+
+const isTimeout = (error: unknown) => error instanceof DOMException && error.name === "TimeoutError";
+
+/**
+ * fetch for every call to the service: carries the current request's id as X-Request-Id (so the service's logs
+ * line up with ours) and, when tracing is on, a traceparent; records the call's latency and outcome in the
+ * metrics and as a child span of the request. Timed until the answer's headers arrive.
+ */
+export async function fetchFromService(operation: ServiceOperation, input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+  const url = new URL(input instanceof Request ? input.url : input);
+  const headers = new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined));
+  const requestId = currentRequestId();
+  if (requestId) headers.set("x-request-id", requestId);
+  const span = startServiceSpan(currentRequestSpan(), operation, init.method ?? (input instanceof Request ? input.method : "GET"), url, requestId);
+  const traceParent = traceParentOf(span);
+  if (traceParent) headers.set("traceparent", traceParent);
+  const started = performance.now();
+  const elapsed = () => (performance.now() - started) / 1000;
+  try {
+    const response = await fetch(input, { ...init, headers });
+    recordServiceCall(operation, outcomeOfStatus(response.status), elapsed());
+    endServiceSpan(span, { status: response.status });
+    return response;
+  } catch (error) {
+    const failure = isTimeout(error) ? "timeout" : "unreachable";
+    recordServiceCall(operation, failure, elapsed());
+    endServiceSpan(span, { failure });
+    throw error;
+  }
+}
 
 /**
  * Sends one request to the service with a deadline, returning status and parsed JSON (or null).
  * Network failures and timeouts become AppErrors; HTTP error statuses are returned for the caller to map.
- * Carries the current request's id as X-Request-Id, so the service's logs line up with ours.
  */
-export async function sendToService(url: string, init: RequestInit, timeoutMs: number): Promise<UpstreamResponse> {
-  const headers = new Headers(init.headers);
-  const requestId = currentRequestId();
-  if (requestId) headers.set("x-request-id", requestId);
+export async function sendToService(operation: ServiceOperation, url: string, init: RequestInit, timeoutMs: number): Promise<UpstreamResponse> {
   let response: Response;
   try {
-    response = await fetch(url, { ...init, headers, cache: "no-store", redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+    response = await fetchFromService(operation, url, { ...init, cache: "no-store", redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
-    if (error instanceof DOMException && error.name === "TimeoutError") {
+    if (isTimeout(error)) {
       throw new AppError("SERVICE_TIMEOUT", 504, "The e-signature service did not answer in time. Please try again.", undefined, {
         cause: error,
       });

@@ -1,8 +1,10 @@
 import "server-only";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
+import type { Span } from "@opentelemetry/api";
 
-type RequestContext = { requestId: string };
+/** The request's id, and its trace span when tracing is on (lib/tracing/spans.ts). */
+type RequestContext = { requestId: string; span?: Span };
 
 /**
  * The request being served, set by the HTTP hook (lib/server/http-hooks.ts) around all of Next's work for
@@ -17,14 +19,19 @@ function store(): AsyncLocalStorage<RequestContext> {
   return g[STORE_KEY];
 }
 
-/** Runs `fn` as part of the request with this id. */
-export function runWithRequestId<T>(requestId: string, fn: () => T): T {
-  return store().run({ requestId }, fn);
+/** Runs `fn` as part of the request with this id (and span). */
+export function runWithRequestId<T>(requestId: string, fn: () => T, span?: Span): T {
+  return store().run({ requestId, span }, fn);
 }
 
 /** The id of the request being served, or undefined outside one (start-up, background work). */
 export function currentRequestId(): string | undefined {
   return store().getStore()?.requestId;
+}
+
+/** The span of the request being served, when tracing is on: the parent of its calls to the service. */
+export function currentRequestSpan(): Span | undefined {
+  return store().getStore()?.span;
 }
 
 // nginx's $request_id is 32 hex characters; anything short, plain and printable is accepted, nothing else,

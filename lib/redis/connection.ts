@@ -1,5 +1,6 @@
 import "server-only";
 import { createClient } from "redis";
+import { setRedisAvailable } from "@/lib/metrics/availability";
 
 /**
  * Deadline for each Redis operation. Redis answers in well under a millisecond on a LAN; a few hundred ms
@@ -56,19 +57,21 @@ export function connectRedis(url: string, log: Log = console): RedisConnection {
   const failed = (error: unknown) => {
     if (!available) return;
     available = false;
+    setRedisAvailable(false);
     const reason = error instanceof Error ? error.message : String(error);
     log.warn(`session store: Redis at ${where} is unavailable (${reason}); signed-in requests get a 503 until it returns (nobody is signed out)`);
   };
   const recovered = () => {
     if (available) return;
     available = true;
+    setRedisAvailable(true);
     log.info(`session store: Redis at ${where} is available again`);
   };
   // Without an 'error' listener node-redis would crash the process on the first dropped connection.
   client.on("error", failed);
   client.on("ready", recovered);
   let everReady = false;
-  const firstReady = new Promise<void>((resolve) => client.once("ready", () => ((everReady = true), resolve())));
+  const firstReady = new Promise<void>((resolve) => client.once("ready", () => ((everReady = true), setRedisAvailable(true), resolve())));
   // Not awaited: a Redis that is down at start-up must not hold the app back; commands fail fast meanwhile.
   client.connect().catch(failed);
 

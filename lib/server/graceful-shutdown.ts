@@ -1,37 +1,53 @@
 import "server-only";
 import type http from "node:http";
+import { markDraining } from "@/lib/health/drain-state";
 import { getLogger } from "@/lib/logging/logger";
+import { flushTraces } from "@/lib/tracing/tracer";
+
+export type ShutdownTimings = {
+  /** How long readiness answers 503 while the listener still accepts, so balancers stop sending first. */
+  readinessDelayMs: number;
+  /** Bound on the whole shutdown, from the signal: exit 1 if requests are still running then. */
+  drainMs: number;
+};
 
 /**
- * On SIGTERM (or SIGINT): stop accepting connections, let in-flight requests finish, close idle keep-alive
- * connections, and exit 0 — or exit 1 after `drainMs` if some request is still running.
+ * On SIGTERM (or SIGINT): readiness turns 503 at once; after `readinessDelayMs` stop accepting connections, let
+ * in-flight requests finish, close idle keep-alive connections, send the buffered trace spans, and exit 0 — or
+ * exit 1 once `drainMs` have passed since the signal with some request still running.
  *
  * Next's own handler drains without a bound and exits 143, which process managers count as a failure;
  * it is removed here (the equivalent of NEXT_MANUAL_SIG_HANDLE, set after the fact).
  */
-export function installGracefulShutdown(servers: Set<http.Server>, drainMs: number): void {
+export function installGracefulShutdown(servers: Set<http.Server>, timings: ShutdownTimings): void {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.removeAllListeners(signal);
-    process.once(signal, () => shutDown(signal, servers, drainMs));
+    process.once(signal, () => shutDown(signal, servers, timings));
   }
 }
 
-function shutDown(signal: string, servers: Set<http.Server>, drainMs: number): void {
+function shutDown(signal: string, servers: Set<http.Server>, { readinessDelayMs, drainMs }: ShutdownTimings): void {
   const logger = getLogger();
-  logger.info({ msg: "shutting down: no new connections, draining in-flight requests", signal, drainMs });
+  markDraining();
+  logger.info({ msg: "shutting down: readiness 503, then no new connections, draining in-flight requests", signal, readinessDelayMs, drainMs });
   const deadline = setTimeout(() => {
     logger.error({ msg: "drain deadline passed: exiting with requests still in flight", drainMs });
     process.exit(1);
   }, drainMs);
   deadline.unref();
+  setTimeout(() => closeListeners(servers), Math.min(readinessDelayMs, drainMs));
+}
+
+function closeListeners(servers: Set<http.Server>): void {
+  const exit = () => void flushTraces().finally(() => process.exit(0));
   let open = servers.size;
-  if (open === 0) process.exit(0);
+  if (open === 0) return exit();
   for (const server of servers) {
     server.close(() => {
       open -= 1;
       if (open > 0) return;
-      logger.info({ msg: "drained: exiting" });
-      process.exit(0);
+      getLogger().info({ msg: "drained: exiting" });
+      exit();
     });
   }
   // A keep-alive connection with no request in flight would hold close() until its idle timeout; connections

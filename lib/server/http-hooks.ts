@@ -2,9 +2,19 @@ import "server-only";
 import http from "node:http";
 import { getLogger } from "@/lib/logging/logger";
 import { resolveRequestId, runWithRequestId } from "@/lib/logging/request-context";
+import { recordHttpRequest, routeLabel } from "@/lib/metrics/http-requests";
 import { omitUnusedStaticHeaders } from "@/lib/server/static-asset-headers";
+import { endRequestSpan, startRequestSpan } from "@/lib/tracing/spans";
 
 const INSTALLED = Symbol.for("esign.httpHooksInstalled");
+const INTERNAL = Symbol.for("esign.internalServer");
+
+type HookedServer = http.Server & { [INTERNAL]?: boolean };
+
+/** Leaves a server of our own (the metrics listener) out of the hooks: no request ids, access lines or draining. */
+export function markInternalServer(server: http.Server): void {
+  (server as HookedServer)[INTERNAL] = true;
+}
 
 /** The HTTP servers of this process, seen as they accept connections: what graceful shutdown closes. */
 export const knownServers = new Set<http.Server>();
@@ -14,7 +24,7 @@ export const knownServers = new Set<http.Server>();
  * - gives it a request id (the trusted proxy's X-Request-Id, else a new one), written into the request
  *   headers Next passes on and echoed in the response's X-Request-Id;
  * - runs all of Next's work for it inside that id's async context, so logs and calls to the service carry it;
- * - writes one access line when the response has finished;
+ * - writes one access line, and records the request's metrics and trace span, when the response has finished;
  * - keeps validators and range headers off Next's hashed static files (static-asset-headers.ts).
  *
  * Next exposes no per-request hook for this (proxy.ts skips static files and Auth.js routes, and never sees the
@@ -26,7 +36,8 @@ export function installHttpHooks(options: { trustProxy: boolean }): void {
   proto[INSTALLED] = true;
   const originalEmit = proto.emit as (this: http.Server, event: string | symbol, ...args: unknown[]) => boolean;
   const logger = getLogger();
-  proto.emit = function emit(this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
+  proto.emit = function emit(this: HookedServer, event: string | symbol, ...args: unknown[]): boolean {
+    if (this[INTERNAL]) return originalEmit.call(this, event, ...args);
     if (event === "connection") knownServers.add(this);
     if (event !== "request") return originalEmit.call(this, event, ...args);
     const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
@@ -35,18 +46,24 @@ export function installHttpHooks(options: { trustProxy: boolean }): void {
     res.setHeader("x-request-id", requestId);
     omitUnusedStaticHeaders(req, res);
     const started = process.hrtime.bigint();
+    // The path only: query strings can carry codes, states and signatures.
+    const path = (req.url ?? "").split("?")[0] ?? "";
+    const span = startRequestSpan(req.method ?? "GET", routeLabel(path), path, requestId);
     res.once("close", () => {
+      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      const aborted = !res.writableFinished;
       logger.info({
         msg: "request",
         requestId,
         method: req.method,
-        // The path only: query strings can carry codes, states and signatures.
-        route: (req.url ?? "").split("?")[0],
+        route: path,
         status: res.statusCode,
-        durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10,
-        ...(res.writableFinished ? {} : { aborted: true }),
+        durationMs: Math.round(durationMs * 10) / 10,
+        ...(aborted ? { aborted: true } : {}),
       });
+      recordHttpRequest(req.method, path, res.statusCode, durationMs / 1000);
+      endRequestSpan(span, res.statusCode, aborted);
     });
-    return runWithRequestId(requestId, () => originalEmit.call(this, event, ...args));
+    return runWithRequestId(requestId, () => originalEmit.call(this, event, ...args), span);
   };
 }

@@ -6,6 +6,7 @@ import { refreshTokens, TokenRefreshError } from "@/lib/esign/client";
 import type { TokenResponse } from "@/lib/esign/schemas";
 import { isKeysUnavailable, verifyIdToken } from "@/lib/auth/id-token";
 import { getLogger } from "@/lib/logging/logger";
+import { recordRefresh, recordRefreshLockWait } from "@/lib/metrics/refresh";
 import { currentRequestId } from "@/lib/logging/request-context";
 import { needsRefresh, type SessionRecord } from "@/lib/session/session-record";
 import { getSessionStore, readSessionById, writeIssuedTokens, writeSession, type StoredSession } from "@/lib/session/sessions";
@@ -51,6 +52,7 @@ async function verify(idToken: string, subject: string): Promise<Verification> {
 }
 
 function ended(record: SessionRecord, detail: string): SessionRecord {
+  recordRefresh("rejected");
   log().warn({ msg: `token refresh failed, session ends: ${detail}`, requestId: currentRequestId() });
   const rest = { ...record };
   delete rest.accessToken;
@@ -84,6 +86,7 @@ async function refreshHeld(session: StoredSession): Promise<SessionRecord> {
   } catch (error) {
     if (error instanceof TokenRefreshError && error.reason === "unavailable") {
       // A blip at the token endpoint must not sign anyone out: keep the session and try again next request.
+      recordRefresh("deferred");
       log().warn({ msg: `token refresh deferred: ${error.message}`, requestId: currentRequestId() });
       return record;
     }
@@ -94,13 +97,18 @@ async function refreshHeld(session: StoredSession): Promise<SessionRecord> {
 
   record = { ...record, ...issuedTokens(response, record), ...(response.id_token ? { idToken: response.id_token, idTokenUnverified: true } : {}) };
   await save(record);
-  if (!response.id_token) return record;
+  if (!response.id_token) {
+    recordRefresh("refreshed");
+    return record;
+  }
 
   const check = await verify(response.id_token, record.subject);
   if (check.ok) {
+    recordRefresh("refreshed");
     const oidcSid = typeof check.payload.sid === "string" ? check.payload.sid : record.oidcSid;
     record = { ...record, idTokenUnverified: false, ...(oidcSid ? { oidcSid } : {}) };
   } else if (check.unavailable) {
+    recordRefresh("refreshed");
     log().warn({ msg: `refreshed id_token kept unverified until the next refresh: ${check.detail}`, requestId: currentRequestId() });
     return record;
   } else {
@@ -136,21 +144,29 @@ async function withLock<T>(id: string, owner: string, work: () => Promise<T>): P
 async function refreshAcrossInstances(session: StoredSession): Promise<SessionRecord | null> {
   const store = getSessionStore();
   const owner = randomUUID();
-  const giveUpAt = Date.now() + getConfig().requestTimeoutMs + 2 * VERIFY_BUDGET_MS + LOCK_TTL_MS;
+  const waitingSince = Date.now();
+  const giveUpAt = waitingSince + getConfig().requestTimeoutMs + 2 * VERIFY_BUDGET_MS + LOCK_TTL_MS;
   for (;;) {
     if (await store.tryLock(session.id, owner, LOCK_TTL_MS)) {
       return withLock(session.id, owner, async () => {
         const current = await readSessionById(session.id);
         if (!current) return null;
         if (needsRefresh(current.record)) return refreshHeld(current);
+        // Refreshed by another holder a moment ago: its tokens, not a second redemption.
+        if (needsRefresh(session.record)) recordRefresh("replayed");
         if (current.underOldSecret) await writeSession(current.id, current.record, current.envelope);
         return current.record;
       });
     }
     await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
     const current = await readSessionById(session.id);
-    if (!current || !isDue(current)) return current?.record ?? null;
+    if (!current || !isDue(current)) {
+      recordRefreshLockWait((Date.now() - waitingSince) / 1000);
+      if (current) recordRefresh("waited");
+      return current?.record ?? null;
+    }
     if (Date.now() > giveUpAt) {
+      recordRefresh("deferred");
       log().warn({ msg: "token refresh deferred: another instance is still refreshing this session", requestId: currentRequestId() });
       return current.record;
     }
@@ -175,7 +191,10 @@ export async function refreshIfDue(session: StoredSession): Promise<SessionRecor
   const g = globalThis as GlobalWithRefreshes;
   const inFlight = (g[IN_FLIGHT_KEY] ??= new Map());
   const running = inFlight.get(session.id);
-  if (running) return running;
+  if (running) {
+    recordRefresh("waited");
+    return running;
+  }
   const refresh = refreshAcrossInstances(session).finally(() => inFlight.delete(session.id));
   inFlight.set(session.id, refresh);
   return refresh;

@@ -8,6 +8,8 @@ import { sessionExpiresAt, type SessionRecord } from "@/lib/session/session-reco
 import { createFileSessionStore } from "@/lib/session/file-session-store";
 import { createRedisSessionStore } from "@/lib/session/redis-session-store";
 import type { SessionEnvelope, SessionStore } from "@/lib/session/session-store";
+import { registerDependencyProbe } from "@/lib/health/dependency-probes";
+import { recordSessionStoreOperation, registerActiveSessionsCollector, type SessionStoreOperation } from "@/lib/metrics/session-store";
 
 /**
  * A session as read from the store: its store id, its decrypted record, the envelope it came in, and whether only
@@ -31,13 +33,58 @@ function sessions(): Sessions {
   const g = globalThis as GlobalWithSessions;
   if (g[SESSIONS_KEY]) return g[SESSIONS_KEY];
   const { redisUrl, authSecrets, sessions: limits } = getConfig();
-  const store = redisUrl ? createRedisSessionStore(getRedisConnection(redisUrl), limits.maxAgeMs) : createFileSessionStore(limits.storeDir);
+  const store = instrumented(redisUrl ? createRedisSessionStore(getRedisConnection(redisUrl), limits.maxAgeMs) : createFileSessionStore(limits.storeDir));
   const sweeper = setInterval(() => {
     store.sweep().catch((error: unknown) => getLogger().warn({ msg: `session sweep failed: ${error instanceof Error ? error.message : String(error)}` }));
   }, SWEEP_INTERVAL_MS);
   sweeper.unref();
   g[SESSIONS_KEY] = { store, sealer: createSealer(authSecrets), sweeper };
   return g[SESSIONS_KEY];
+}
+
+/** What each store method counts as in the metrics; the refresh lock's calls are not store operations there. */
+const METRIC_OPERATION: Partial<Record<keyof SessionStore, SessionStoreOperation>> = {
+  get: "get",
+  put: "put",
+  touch: "put",
+  claimOnce: "put",
+  delete: "delete",
+  idsForSubject: "list",
+  idsForOidcSid: "list",
+  sweep: "sweep",
+};
+
+/** The store with each operation timed and counted (esign_session_store_operations_total). */
+function instrumented(store: SessionStore): SessionStore {
+  const wrapped = { ...store };
+  for (const [method, operation] of Object.entries(METRIC_OPERATION) as [keyof SessionStore, SessionStoreOperation][]) {
+    const call = store[method] as (...args: unknown[]) => Promise<unknown>;
+    (wrapped as Record<string, unknown>)[method] = async (...args: unknown[]) => {
+      const started = performance.now();
+      try {
+        const result = await call.apply(store, args);
+        recordSessionStoreOperation(store.kind, operation, "ok", (performance.now() - started) / 1000);
+        return result;
+      } catch (error) {
+        recordSessionStoreOperation(store.kind, operation, "error", (performance.now() - started) / 1000);
+        throw error;
+      }
+    };
+  }
+  return wrapped;
+}
+
+/**
+ * Opens the session store at server start and reports it: its state in the dependency probe round (readiness's
+ * body and metrics, never readiness itself) and its active sessions at each scrape.
+ */
+export function monitorSessionStore(): void {
+  const { store } = sessions();
+  const probeId = storeName("session", "dependency-probe");
+  registerDependencyProbe("session-store", async () => {
+    await store.get(probeId);
+  });
+  registerActiveSessionsCollector(store.kind, () => store.countActive());
 }
 
 /** The configured store, for the refresh lock, listings and health reports. */

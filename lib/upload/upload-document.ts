@@ -52,7 +52,7 @@ export type UploadDocumentOptions = {
   input: CreateDocumentInput;
   allowedOrigins: readonly string[];
   /** Creates the document through our route handler and returns where to PUT the file. */
-  createDocument: (input: CreateDocumentInput) => Promise<CreateDocumentResult>;
+  createDocument: (input: CreateDocumentInput, purpose?: "create" | "renewal") => Promise<CreateDocumentResult>;
   onStage?: (stage: UploadStage) => void;
   signal?: AbortSignal;
   hashFile?: (file: File, onProgress: (hashedBytes: number) => void, signal?: AbortSignal) => Promise<FileMd5>;
@@ -90,8 +90,8 @@ export async function uploadDocument(options: UploadDocumentOptions): Promise<Up
     options.resumeFrom?.md5 ??
     (shouldComputeMd5(file.size) ? await hashFile(file, (hashedBytes) => onStage?.({ stage: "hashing", hashedBytes }), signal) : null);
 
-  const createAndCheck = async () => {
-    const created = await createDocument(input);
+  const createAndCheck = async (purpose: "create" | "renewal" = "create") => {
+    const created = await createDocument(input, purpose);
     if (signal?.aborted) throw new UploadError("UPLOAD_CANCELLED");
     return { created, url: assertAllowedUploadEndpoint(created.uploadendpoint, allowedOrigins) };
   };
@@ -152,7 +152,7 @@ export async function uploadDocument(options: UploadDocumentOptions): Promise<Up
     onResumePoint?.(null);
     onStage?.({ stage: "renewing" });
     replacedItemId = created.itemId;
-    ({ created, url } = await createAndCheck());
+    ({ created, url } = await createAndCheck("renewal"));
     sent = await transfer(created, url);
   }
 

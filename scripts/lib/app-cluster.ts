@@ -48,12 +48,17 @@ export type AppInstanceOptions = {
   serverActionsKey: string;
   redisUrl?: string;
   requestTimeoutMs?: number;
+  /** V8 heap cap (--max-old-space-size), as the systemd unit and the Dockerfile set it; none when absent. */
+  heapCapMiB?: number;
+  /** More environment for the instance (metrics port, tracing endpoint, …). */
+  env?: Record<string, string>;
   log?: (line: string) => void;
 };
 
 /** One standalone server of the production build (made beforehand by `npm run build`), in its own process group. */
 export async function startAppInstance(options: AppInstanceOptions): Promise<RunningProcess & { url: string }> {
-  const running = startProcess(`app:${options.port}`, process.execPath, [path.resolve(".next/standalone/server.js")], {
+  const heapCap = options.heapCapMiB ? [`--max-old-space-size=${options.heapCapMiB}`] : [];
+  const running = startProcess(`app:${options.port}`, process.execPath, [...heapCap, path.resolve(".next/standalone/server.js")], {
     log: options.log,
     env: {
       ...process.env,
@@ -69,6 +74,7 @@ export async function startAppInstance(options: AppInstanceOptions): Promise<Run
       AUTH_URL: options.authUrl,
       NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: options.serverActionsKey,
       REDIS_URL: options.redisUrl ?? "",
+      ...options.env,
     },
   });
   const url = `http://localhost:${options.port}`;

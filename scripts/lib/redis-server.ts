@@ -5,7 +5,7 @@ export type RunningRedis = RunningProcess & { readonly url: string; readonly por
 
 /**
  * A throwaway `redis-server` (Debian package) on loopback: no persistence, so a restart starts empty —
- * the same state a real Redis is in after a crash without AOF, which the refresh store must survive.
+ * the same state a real Redis is in after a crash without AOF: every session it held is gone.
  */
 export async function startRedisServer(port: number, log?: (line: string) => void): Promise<RunningRedis> {
   const binary = findSystemBinary("redis-server", "redis-server");

@@ -129,7 +129,7 @@ describe("admin routes", () => {
       revocations: { refresh_token: 0, access_token: 0 },
       jwksRequests: 0,
       backchannelLogouts: { sent: 0, failed: 0 },
-      operations: { authorize: {}, token: {}, document: {}, getuserinfo: {} },
+      operations: { authorize: {}, token: {}, discovery: {}, document: {}, getuserinfo: {} },
     });
   });
 

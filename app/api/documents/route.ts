@@ -2,7 +2,9 @@ import { NextResponse } from "next/server";
 import { requireAccessToken } from "@/lib/auth/require-access-token";
 import { createDocument } from "@/lib/esign/client";
 import { createDocumentInputSchema } from "@/lib/esign/schemas";
+import { recordDocumentCreated, recordUploadRenewal } from "@/lib/metrics/documents";
 import { readJsonBody, withErrorHandling } from "@/lib/route-handler";
+import { UPLOAD_RENEWAL_HEADER } from "@/lib/upload-renewal";
 
 /** A document-creation request is three short fields; anything near this size is not one. */
 const MAX_BODY_BYTES = 16 * 1024;
@@ -15,5 +17,7 @@ export const POST = withErrorHandling(async (req) => {
   const accessToken = await requireAccessToken(req);
   const input = createDocumentInputSchema.parse(await readJsonBody(req, MAX_BODY_BYTES));
   const created = await createDocument(accessToken, input);
+  recordDocumentCreated();
+  if (req.headers.get(UPLOAD_RENEWAL_HEADER) === "1") recordUploadRenewal();
   return NextResponse.json(created, { status: 201, headers: { "cache-control": "no-store" } });
 });
