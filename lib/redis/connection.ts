@@ -1,6 +1,7 @@
 import "server-only";
 import { createClient } from "redis";
 import { setRedisAvailable } from "@/lib/metrics/availability";
+import { getLogger } from "@/lib/logging/logger";
 
 /**
  * Deadline for each Redis operation. Redis answers in well under a millisecond on a LAN; a few hundred ms
@@ -44,13 +45,16 @@ export type RedisConnection = {
 
 type Log = { warn(message: string): void; info(message: string): void };
 
+/** The app's logger (JSON lines, redaction), so Redis's outage lines are like every other. */
+const appLog: Log = { warn: (msg) => getLogger().warn({ msg }), info: (msg) => getLogger().info({ msg }) };
+
 /**
  * A Redis client that fails fast instead of queueing: no offline queue (a command while disconnected
  * rejects at once), short connect and command timeouts, and reconnection in the background. It logs one
  * warning when an outage starts and one line when it ends, never one per request. The URL is never logged:
  * it may carry a password.
  */
-export function connectRedis(url: string, log: Log = console): RedisConnection {
+export function connectRedis(url: string, log: Log = appLog): RedisConnection {
   const where = new URL(url).host;
   const client = createFailFastClient(url);
   let available = true;
