@@ -127,6 +127,11 @@ function withDeadline<T>(operation: Promise<T>, ms: number): Promise<T> {
 }
 
 const CONNECTION_KEY = Symbol.for("esign.redisConnection");
+
+/** Closes the process-wide connection if one was opened: the last step of a graceful shutdown. */
+export async function closeRedisConnection(): Promise<void> {
+  await (globalThis as GlobalWithConnection)[CONNECTION_KEY]?.close();
+}
 type GlobalWithConnection = typeof globalThis & { [CONNECTION_KEY]?: RedisConnection };
 
 /**
