@@ -6,7 +6,7 @@ import path from "node:path";
 export const sessionStoreDirs = (): string[] => [
   ...readdirSync(tmpdir())
     .filter((name) => name.startsWith("esign-e2e-sessions-"))
-    .map((name) => path.join(tmpdir(), name, "sessions")),
+    .map((name) => path.join(tmpdir(), name)),
   ".next/standalone/.data/sessions",
 ];
 
@@ -18,10 +18,13 @@ export function scanSessionStores(secrets: string[]): number {
   const leaks: string[] = [];
   let files = 0;
   for (const dir of sessionStoreDirs().filter(existsSync)) {
-    for (const file of readdirSync(dir)) {
-      const text = readFileSync(path.join(dir, file), "utf8");
+    // Every file of the store: its sessions and its claims.
+    for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const file = path.join(entry.parentPath, entry.name);
+      const text = readFileSync(file, "utf8");
       files += 1;
-      for (const secret of secrets) if (text.includes(secret)) leaks.push(`${path.join(dir, file)} contains ${secret.slice(0, 6)}…`);
+      for (const secret of secrets) if (text.includes(secret)) leaks.push(`${file} contains ${secret.slice(0, 6)}…`);
     }
   }
   if (leaks.length > 0) throw new Error(`tokens or secrets in the session store:\n  ${leaks.slice(0, 10).join("\n  ")}`);
