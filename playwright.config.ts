@@ -1,19 +1,9 @@
-import { existsSync } from "node:fs";
-import { chromium, defineConfig, devices } from "@playwright/test";
 import { mkdirSync } from "node:fs";
-import { ACCESS_TOKEN_TTL_SECONDS, ports, urls } from "./e2e/ports";
+import { defineConfig, devices, type PlaywrightTestConfig } from "@playwright/test";
+import { chromiumArgs, chromiumExecutablePath } from "./e2e/chromium-path";
+import { ACCESS_TOKEN_TTL_SECONDS, slotPorts, slotUrls, urls, workerCount } from "./e2e/ports";
 import { SERVER_LOG_DIR } from "./e2e/server-log-scan";
 import { deployUrls } from "./e2e/deploy/origins";
-
-// Playwright's own Chromium where it was downloaded; Debian's otherwise (machines that cannot download browsers).
-const bundled = (() => {
-  try {
-    return chromium.executablePath();
-  } catch {
-    return undefined;
-  }
-})();
-const executablePath = bundled && existsSync(bundled) ? undefined : "/usr/bin/chromium";
 
 // Test-only secrets: these servers exist for the length of one test run.
 const APP_SECRET = "e2e-only-auth-secret-0123456789abcdef0123456789";
@@ -31,51 +21,28 @@ const startApp = (port: number) =>
 // The app servers the deployment specs (e2e/deploy/) start themselves.
 const deployAppUrls = Object.values(deployUrls);
 
-const appEnv = {
-  ESIGN_USE_SANDBOX: "true",
-  ESIGN_AUTH_URL: urls.auth,
-  ESIGN_API_URL: urls.api,
-  ESIGN_STORAGE_ORIGINS: urls.blob,
-  // Short, so the timeout tests do not wait long.
-  ESIGN_REQUEST_TIMEOUT_MS: "3000",
-};
+type WebServer = Extract<PlaywrightTestConfig["webServer"], unknown[]>[number];
 
-export default defineConfig({
-  testDir: "./e2e",
-  globalTeardown: "./e2e/server-log-scan.ts",
-  // Tests share one sandbox whose counters some of them read: run them one at a time.
-  workers: 1,
-  fullyParallel: false,
-  forbidOnly: Boolean(process.env.CI),
-  retries: 0,
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : [["list"]],
-  use: {
-    baseURL: urls.app,
-    trace: "retain-on-failure",
-    screenshot: "only-on-failure",
-    launchOptions: {
-      executablePath,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    },
-  },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
-  webServer: [
+/** One worker's servers: its sandbox, the app as the partner client, the app as the development client. */
+function slotServers(slot: number): WebServer[] {
+  const ports = slotPorts(slot);
+  const slotUrl = slotUrls(ports);
+  const appEnv = {
+    ESIGN_USE_SANDBOX: "true",
+    ESIGN_AUTH_URL: slotUrl.auth,
+    ESIGN_API_URL: slotUrl.api,
+    ESIGN_STORAGE_ORIGINS: slotUrl.blob,
+    // Short, so the timeout tests do not wait long.
+    ESIGN_REQUEST_TIMEOUT_MS: "3000",
+  };
+  return [
     {
       // The sandbox itself, not behind npx and tsx's launcher: Playwright waits for this process to exit, and a
       // wrapper exits at once on SIGTERM, so the sandbox was SIGKILLed while it removed its blob directory.
       command: "exec node --import tsx sandbox/main.ts",
-      url: `${urls.api}/_sandbox/stats`,
+      url: `${slotUrl.api}/_sandbox/stats`,
       reuseExistingServer: false,
-      timeout: 30_000,
+      timeout: 60_000,
       // SIGTERM, not Playwright's default SIGKILL: the sandbox stops Azurite and removes its blob directory.
       gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
       stdout: "ignore",
@@ -85,31 +52,60 @@ export default defineConfig({
         SANDBOX_API_PORT: String(ports.api),
         SANDBOX_BLOB_PORT: String(ports.blob),
         SANDBOX_ACCESS_TOKEN_TTL: String(ACCESS_TOKEN_TTL_SECONDS),
-        SANDBOX_REDIRECT_URIS: [urls.app, urls.devClientApp, urls.misconfiguredApp, ...deployAppUrls].map((u) => `${u}/api/auth/callback/esign`).join(","),
-        SANDBOX_CORS_ORIGINS: [urls.app, urls.devClientApp, ...deployAppUrls].join(","),
+        SANDBOX_REDIRECT_URIS: [slotUrl.app, slotUrl.devClientApp, slotUrl.misconfiguredApp, ...deployAppUrls]
+          .map((u) => `${u}/api/auth/callback/esign`)
+          .join(","),
+        SANDBOX_CORS_ORIGINS: [slotUrl.app, slotUrl.devClientApp, ...deployAppUrls].join(","),
       },
     },
     {
       // Production build (made by `npm run test:e2e` before Playwright starts).
       command: startApp(ports.app),
-      url: `${urls.app}/api/auth/providers`,
+      url: `${slotUrl.app}/api/auth/providers`,
       reuseExistingServer: false,
-      timeout: 60_000,
+      timeout: 90_000,
       // One access line per request: kept in .e2e-logs/ (tee), not repeated in the test output.
       stdout: "ignore",
       stderr: "pipe",
-      env: { ...appEnv, AUTH_URL: urls.app, AUTH_SECRET: APP_SECRET },
+      env: { ...appEnv, AUTH_URL: slotUrl.app, AUTH_SECRET: APP_SECRET },
     },
     {
       // The same build as the shared development client: public, PKCE, no refresh token.
       command: startApp(ports.devClientApp),
-      url: `${urls.devClientApp}/api/auth/providers`,
+      url: `${slotUrl.devClientApp}/api/auth/providers`,
       reuseExistingServer: false,
-      timeout: 60_000,
-      // One access line per request: kept in .e2e-logs/ (tee), not repeated in the test output.
+      timeout: 90_000,
       stdout: "ignore",
       stderr: "pipe",
-      env: { ...appEnv, AUTH_URL: urls.devClientApp, AUTH_SECRET: DEV_APP_SECRET, ESIGN_CLIENT_ID: "dev-client" },
+      env: { ...appEnv, AUTH_URL: slotUrl.devClientApp, AUTH_SECRET: DEV_APP_SECRET, ESIGN_CLIENT_ID: "dev-client" },
     },
+  ];
+}
+
+/** Specs that start servers of their own (nginx, redis-server, more app instances): the longest, so queued first. */
+const OWN_SERVERS = ["deploy/**/*.spec.ts", "scale/**/*.spec.ts"];
+
+export default defineConfig({
+  testDir: "./e2e",
+  globalTeardown: "./e2e/server-log-scan.ts",
+  // Each worker has its own sandbox and apps (e2e/ports.ts); the tests of one file run in order in one worker.
+  workers: workerCount,
+  fullyParallel: false,
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"], ["./e2e/timing-reporter.ts"], ...(process.env.CI ? [["html", { open: "never" }] as const] : [])],
+  use: {
+    // Evaluated in each worker, so it is that worker's app.
+    baseURL: urls.app,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: { executablePath: chromiumExecutablePath, args: chromiumArgs },
+  },
+  projects: [
+    { name: "own-servers", testMatch: OWN_SERVERS, use: { ...devices["Desktop Chrome"] } },
+    { name: "app", testIgnore: OWN_SERVERS, use: { ...devices["Desktop Chrome"] } },
   ],
+  webServer: Array.from({ length: workerCount }, (_, slot) => slotServers(slot)).flat(),
 });
