@@ -2,7 +2,8 @@
  * Proves the development loop end to end, as a newcomer would use it: `npm run dev` refuses a taken port with
  * a message naming it; otherwise it brings up the sandbox and `next dev`, a person can sign in, an edit to a
  * page shows up in the open tab without a reload, and Ctrl-C (SIGINT to the terminal's process group) leaves
- * no process and no port behind. Run it in a checkout whose ports are free: `npm run check:dev`.
+ * no process and no port behind. Run it in a checkout whose ports are free: `npm run check:dev` (ports moved with the
+ * variables `npm run dev` reads).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -12,8 +13,10 @@ import { chromiumArgs, chromiumExecutablePath } from "../e2e/chromium-path";
 import { users } from "../e2e/fixtures/users";
 import { waitForHttp } from "./lib/child-process";
 
-const APP_PORT = 3000;
-const SANDBOX_PORTS = [4000, 4001, 4002];
+// The same variables `npm run dev` reads, so the check can run beside servers on the default ports.
+const port = (name: string, fallback: number) => Number(process.env[name] || fallback);
+const APP_PORT = port("PORT", 3000);
+const SANDBOX_PORTS = [port("SANDBOX_AUTH_PORT", 4000), port("SANDBOX_API_PORT", 4001), port("SANDBOX_BLOB_PORT", 4002)];
 const APP_URL = `http://localhost:${APP_PORT}`;
 const EDITED_PAGE = "app/page.tsx";
 const EDITED_TEXT = "credentials stay with the service.";
@@ -77,14 +80,15 @@ const portIsFree = (port: number) =>
   });
 
 // 1. A taken port: refused at once, with the port and the way out.
-const blocker = createServer().listen({ port: SANDBOX_PORTS[1], host: "127.0.0.1" });
+const apiPort = SANDBOX_PORTS[1];
+const blocker = createServer().listen({ port: apiPort, host: "127.0.0.1" });
 await new Promise((resolve) => blocker.once("listening", resolve));
 const refused = startDev();
 const refusedCode = await exitOf(refused.child);
 blocker.close();
-if (refusedCode === 0) fail("npm run dev started although port 4001 was taken");
-if (!/port 4001 \(the sandbox's API\) is already in use/.test(refused.output())) fail(`no clear port message:\n${refused.output()}`);
-console.log(`check:dev: a taken port stops npm run dev with: ${refused.output().split("\n").find((l) => l.includes("port 4001"))?.trim()}`);
+if (refusedCode === 0) fail(`npm run dev started although port ${apiPort} was taken`);
+if (!refused.output().includes(`port ${apiPort} (the sandbox's API) is already in use`)) fail(`no clear port message:\n${refused.output()}`);
+console.log(`check:dev: a taken port stops npm run dev with: ${refused.output().split("\n").find((l) => l.includes(`port ${apiPort}`))?.trim()}`);
 
 // 2. The loop itself. Whatever happens, step 3 still presses Ctrl-C, so a failed check leaves nothing running.
 const started = Date.now();
