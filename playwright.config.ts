@@ -1,22 +1,12 @@
-import { existsSync } from "node:fs";
-import { chromium, defineConfig, devices } from "@playwright/test";
 import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ACCESS_TOKEN_TTL_SECONDS, ports, urls } from "./e2e/ports";
+import { defineConfig, devices, type PlaywrightTestConfig } from "@playwright/test";
+import { chromiumArgs, chromiumExecutablePath } from "./e2e/chromium-path";
+import { ACCESS_TOKEN_TTL_SECONDS, slotPorts, slotUrls, urls, workerCount } from "./e2e/ports";
 import { SERVER_LOG_DIR } from "./e2e/server-log-scan";
 import { APP_SECRET, DEV_APP_SECRET } from "./e2e/secrets";
 import { deployUrls } from "./e2e/deploy/origins";
-
-// Playwright's own Chromium where it was downloaded; Debian's otherwise (machines that cannot download browsers).
-const bundled = (() => {
-  try {
-    return chromium.executablePath();
-  } catch {
-    return undefined;
-  }
-})();
-const executablePath = bundled && existsSync(bundled) ? undefined : "/usr/bin/chromium";
 
 
 mkdirSync(SERVER_LOG_DIR, { recursive: true });
@@ -38,51 +28,28 @@ const sessionStoreDir = (port: number) => join(tmpdir(), `esign-e2e-sessions-${p
 // The app servers the deployment specs (e2e/deploy/) start themselves.
 const deployAppUrls = Object.values(deployUrls);
 
-const appEnv = {
-  ESIGN_USE_SANDBOX: "true",
-  ESIGN_AUTH_URL: urls.auth,
-  ESIGN_API_URL: urls.api,
-  ESIGN_STORAGE_ORIGINS: urls.blob,
-  // Short, so the timeout tests do not wait long.
-  ESIGN_REQUEST_TIMEOUT_MS: "3000",
-};
+type WebServer = Extract<PlaywrightTestConfig["webServer"], unknown[]>[number];
 
-export default defineConfig({
-  testDir: "./e2e",
-  globalTeardown: "./e2e/server-log-scan.ts",
-  // Tests share one sandbox whose counters some of them read: run them one at a time.
-  workers: 1,
-  fullyParallel: false,
-  forbidOnly: Boolean(process.env.CI),
-  retries: 0,
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : [["list"]],
-  use: {
-    baseURL: urls.app,
-    trace: "retain-on-failure",
-    screenshot: "only-on-failure",
-    launchOptions: {
-      executablePath,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    },
-  },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
-  webServer: [
+/** One worker's servers: its sandbox, the app as the partner client, the app as the development client. */
+function slotServers(slot: number): WebServer[] {
+  const ports = slotPorts(slot);
+  const slotUrl = slotUrls(ports);
+  const appEnv = {
+    ESIGN_USE_SANDBOX: "true",
+    ESIGN_AUTH_URL: slotUrl.auth,
+    ESIGN_API_URL: slotUrl.api,
+    ESIGN_STORAGE_ORIGINS: slotUrl.blob,
+    // Short, so the timeout tests do not wait long.
+    ESIGN_REQUEST_TIMEOUT_MS: "3000",
+  };
+  return [
     {
       // The sandbox itself, not behind npx and tsx's launcher: Playwright waits for this process to exit, and a
       // wrapper exits at once on SIGTERM, so the sandbox was SIGKILLed while it removed its blob directory.
       command: "exec node --import tsx sandbox/main.ts",
-      url: `${urls.api}/_sandbox/stats`,
+      url: `${slotUrl.api}/_sandbox/stats`,
       reuseExistingServer: false,
-      timeout: 30_000,
+      timeout: 60_000,
       // SIGTERM, not Playwright's default SIGKILL: the sandbox stops Azurite and removes its blob directory.
       gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
       stdout: "ignore",
@@ -92,33 +59,62 @@ export default defineConfig({
         SANDBOX_API_PORT: String(ports.api),
         SANDBOX_BLOB_PORT: String(ports.blob),
         SANDBOX_ACCESS_TOKEN_TTL: String(ACCESS_TOKEN_TTL_SECONDS),
-        SANDBOX_REDIRECT_URIS: [urls.app, urls.devClientApp, urls.misconfiguredApp, ...deployAppUrls].map((u) => `${u}/api/auth/callback/esign`).join(","),
-        SANDBOX_CORS_ORIGINS: [urls.app, urls.devClientApp, ...deployAppUrls].join(","),
-        // The main app's port may be overridden (E2E_APP_PORT): logout tokens go to the app under test.
-        SANDBOX_BACKCHANNEL_LOGOUT_URI: `${urls.app}/api/auth/backchannel-logout`,
+        SANDBOX_REDIRECT_URIS: [slotUrl.app, slotUrl.devClientApp, slotUrl.misconfiguredApp, ...deployAppUrls]
+          .map((u) => `${u}/api/auth/callback/esign`)
+          .join(","),
+        SANDBOX_CORS_ORIGINS: [slotUrl.app, slotUrl.devClientApp, ...deployAppUrls].join(","),
+        // Logout tokens go to this worker's partner app.
+        SANDBOX_BACKCHANNEL_LOGOUT_URI: `${slotUrl.app}/api/auth/backchannel-logout`,
       },
     },
     {
       // Production build (made by `npm run test:e2e` before Playwright starts).
       command: startApp(ports.app),
-      url: `${urls.app}/api/auth/providers`,
+      url: `${slotUrl.app}/api/auth/providers`,
       reuseExistingServer: false,
-      timeout: 60_000,
+      timeout: 90_000,
       // One access line per request: kept in .e2e-logs/ (tee), not repeated in the test output.
       stdout: "ignore",
       stderr: "pipe",
-      env: { ...appEnv, AUTH_URL: urls.app, AUTH_SECRET: APP_SECRET, SESSION_STORE_DIR: sessionStoreDir(ports.app) },
+      env: { ...appEnv, AUTH_URL: slotUrl.app, AUTH_SECRET: APP_SECRET, SESSION_STORE_DIR: sessionStoreDir(ports.app) },
     },
     {
       // The same build as the shared development client: public, PKCE, no refresh token.
       command: startApp(ports.devClientApp),
-      url: `${urls.devClientApp}/api/auth/providers`,
+      url: `${slotUrl.devClientApp}/api/auth/providers`,
       reuseExistingServer: false,
-      timeout: 60_000,
-      // One access line per request: kept in .e2e-logs/ (tee), not repeated in the test output.
+      timeout: 90_000,
       stdout: "ignore",
       stderr: "pipe",
-      env: { ...appEnv, AUTH_URL: urls.devClientApp, AUTH_SECRET: DEV_APP_SECRET, ESIGN_CLIENT_ID: "dev-client", SESSION_STORE_DIR: sessionStoreDir(ports.devClientApp) },
+      env: { ...appEnv, AUTH_URL: slotUrl.devClientApp, AUTH_SECRET: DEV_APP_SECRET, ESIGN_CLIENT_ID: "dev-client", SESSION_STORE_DIR: sessionStoreDir(ports.devClientApp) },
     },
+  ];
+}
+
+/** Specs that start servers of their own (nginx, redis-server, more app instances): the longest, so queued first. */
+const OWN_SERVERS = ["deploy/**/*.spec.ts", "scale/**/*.spec.ts"];
+
+export default defineConfig({
+  testDir: "./e2e",
+  globalTeardown: "./e2e/server-log-scan.ts",
+  // Each worker has its own sandbox and apps (e2e/ports.ts); the tests of one file run in order in one worker.
+  workers: workerCount,
+  fullyParallel: false,
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"], ["./e2e/timing-reporter.ts"], ...(process.env.CI ? [["html", { open: "never" }] as const] : [])],
+  use: {
+    // Evaluated in each worker, so it is that worker's app.
+    baseURL: urls.app,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: { executablePath: chromiumExecutablePath, args: chromiumArgs },
+  },
+  projects: [
+    { name: "own-servers", testMatch: OWN_SERVERS, use: { ...devices["Desktop Chrome"] } },
+    { name: "app", testIgnore: OWN_SERVERS, use: { ...devices["Desktop Chrome"] } },
   ],
+  webServer: Array.from({ length: workerCount }, (_, slot) => slotServers(slot)).flat(),
 });

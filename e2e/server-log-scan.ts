@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { urls } from "./ports";
+import { slotPorts, slotUrls, workerCount } from "./ports";
 import { scanSessionStores } from "./session-store-scan";
 
 export const SERVER_LOG_DIR = ".e2e-logs";
@@ -31,12 +31,17 @@ function parseLine(line: string): AccessLine | null {
  * Global teardown: the app servers' output (tee'd to .e2e-logs/) must not contain any token the sandbox
  * issued during the run, the client secret, or anything secret-shaped (above). And every request id the
  * service saw must be on one of the app's access lines: the id in the logs is the one that reached it.
- * Runs while the sandbox is still up.
+ * Runs while the sandboxes are still up.
  */
 export default async function scanServerLogs(): Promise<void> {
-  const response = await fetch(`${urls.api}/_sandbox/issued-tokens`);
-  if (!response.ok) throw new Error(`server-log scan: could not read issued tokens (${response.status})`);
-  const { tokens } = (await response.json()) as { tokens: string[] };
+  // Each worker has its own sandbox: what they issued and saw, together.
+  const sandboxApis = Array.from({ length: workerCount }, (_, slot) => slotUrls(slotPorts(slot)).api);
+  const tokens: string[] = [];
+  for (const api of sandboxApis) {
+    const response = await fetch(`${api}/_sandbox/issued-tokens`);
+    if (!response.ok) throw new Error(`server-log scan: could not read issued tokens from ${api} (${response.status})`);
+    tokens.push(...((await response.json()) as { tokens: string[] }).tokens);
+  }
   const secrets = [...tokens, "partner-app-secret"];
   const files = existsSync(SERVER_LOG_DIR) ? readdirSync(SERVER_LOG_DIR).filter((f) => f.endsWith(".log")) : [];
   if (files.length === 0) throw new Error(`server-log scan: no app server logs in ${SERVER_LOG_DIR}/`);
@@ -61,8 +66,11 @@ export default async function scanServerLogs(): Promise<void> {
   if (leaks.length > 0) throw new Error(`tokens or secrets in server logs:\n  ${leaks.join("\n  ")}`);
   const sessionFiles = scanSessionStores(secrets);
 
-  const seen = (await (await fetch(`${urls.api}/_sandbox/request-ids`)).json()) as { requests: { requestId: string | null }[] };
-  const ids = seen.requests.flatMap((r) => (r.requestId ? [r.requestId] : []));
+  const ids: string[] = [];
+  for (const api of sandboxApis) {
+    const seen = (await (await fetch(`${api}/_sandbox/request-ids`)).json()) as { requests: { requestId: string | null }[] };
+    ids.push(...seen.requests.flatMap((r) => (r.requestId ? [r.requestId] : [])));
+  }
   const unmatched = ids.filter((id) => !loggedIds.has(id));
   if (unmatched.length > 0) {
     throw new Error(`server-log scan: ${unmatched.length} of ${ids.length} request ids the service saw are on no app access line (e.g. ${unmatched[0]})`);

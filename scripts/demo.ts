@@ -3,23 +3,10 @@
  * Writes a random AUTH_SECRET to .env.local on first run so sessions survive restarts.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { appendFileSync, existsSync, readFileSync } from "node:fs";
+import { ensureLocalAuthSecret } from "./lib/auth-secret";
 import { waitForHttp } from "./lib/child-process";
 
 const APP_URL = "http://localhost:3000";
-
-/** The demo's AUTH_SECRET from .env.local, written there first if missing. */
-function ensureAuthSecret(): string {
-  const file = ".env.local";
-  const current = existsSync(file) ? readFileSync(file, "utf8") : "";
-  const existing = /^AUTH_SECRET=(.+)$/m.exec(current)?.[1]?.trim();
-  if (existing) return existing;
-  const secret = randomBytes(32).toString("base64url");
-  appendFileSync(file, `${current && !current.endsWith("\n") ? "\n" : ""}AUTH_SECRET=${secret}\n`);
-  console.log("demo: wrote a new AUTH_SECRET to .env.local");
-  return secret;
-}
 
 function start(name: string, command: string, args: string[], env: Record<string, string>): ChildProcess {
   // Own process group, so stopping the demo also stops `next start`'s forked server.
@@ -52,7 +39,7 @@ function stop(code: number): void {
 }
 
 // The standalone server reads .env files from its own folder, not the checkout: pass the secret on.
-const authSecret = ensureAuthSecret();
+const authSecret = ensureLocalAuthSecret((message) => console.log(`demo: ${message}`));
 process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));
 

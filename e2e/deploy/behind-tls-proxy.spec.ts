@@ -1,6 +1,7 @@
-import { createWriteStream, existsSync, readFileSync } from "node:fs";
+import { createWriteStream, readFileSync } from "node:fs";
 import path from "node:path";
-import { chromium, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { chromiumExecutablePath } from "../chromium-path";
 import { test, expect } from "../fixtures/test";
 import { signIn, users } from "../fixtures/users";
 import { urls } from "../ports";
@@ -13,21 +14,13 @@ import { makeSelfSignedCertificate } from "../../deploy/nginx/self-signed";
 import { PUBLIC_HOST, deployPorts, deployUrls } from "./origins";
 import { accessLines, sandboxEnv, startStandaloneApp, type StandaloneApp } from "./standalone-server";
 
-const bundled = (() => {
-  try {
-    return chromium.executablePath();
-  } catch {
-    return undefined;
-  }
-})();
-
 // This file's own browser: the public name maps to loopback, and only this context skips certificate checks
 // (the certificate is self-signed by the test). The token-leak guard still watches every request.
 test.use({
   baseURL: deployUrls.publicTls,
   ignoreHTTPSErrors: true,
   launchOptions: {
-    executablePath: bundled && existsSync(bundled) ? undefined : "/usr/bin/chromium",
+    executablePath: chromiumExecutablePath,
     args: ["--no-sandbox", "--disable-gpu", "--no-first-run", `--host-resolver-rules=MAP ${PUBLIC_HOST} 127.0.0.1`],
   },
 });

@@ -37,6 +37,10 @@ test.describe("documents page layout", () => {
     await expect(page.getByTestId("upload-progress-text")).toContainText("left");
     await expectNoSidewaysScroll(page);
     await page.screenshot({ path: shot("mobile-uploading"), fullPage: true });
+    // The same moment at desktop width, for the README; back to the phone for the rest.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.screenshot({ path: shot("desktop-uploading"), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
     await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
 
     await expect(page.getByTestId("upload-success")).toBeVisible({ timeout: 30_000 });

@@ -1,0 +1,42 @@
+/**
+ * Regenerates the pictures in docs/screenshots/ from the visual e2e specs, which save every page and state under
+ * screenshots/ (gitignored). Run after `npm run build` (`npm run screenshots` does both). Fails if a picture was
+ * not taken anew, so docs/screenshots/ never keeps a stale one silently.
+ */
+import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, statSync } from "node:fs";
+import path from "node:path";
+
+/** docs/screenshots/<name> ← screenshots/<what the spec saved>. */
+const PICTURES: Record<string, string> = {
+  "landing.png": "landing-desktop.png",
+  "account.png": "account-success-desktop.png",
+  "documents-uploading.png": "documents-desktop-uploading.png",
+  "documents-error.png": "documents-desktop-error.png",
+  "account-error.png": "account-error-desktop.png",
+  "documents-mobile.png": "documents-mobile-uploading.png",
+  "account-mobile.png": "account-success-mobile.png",
+};
+const SPECS = ["e2e/visual/pages.spec.ts", "e2e/documents/layout.spec.ts"];
+
+const started = Date.now();
+// One worker per spec file: each has its own sandbox and apps (e2e/ports.ts).
+const run = spawnSync("npx", ["playwright", "test", ...SPECS], {
+  stdio: "inherit",
+  env: { ...process.env, E2E_WORKERS: String(SPECS.length) },
+});
+if (run.status !== 0) {
+  console.error("screenshots: the visual specs failed; docs/screenshots/ left as it was");
+  process.exit(1);
+}
+
+mkdirSync("docs/screenshots", { recursive: true });
+for (const [name, source] of Object.entries(PICTURES)) {
+  const from = path.join("screenshots", source);
+  if (statSync(from).mtimeMs < started) {
+    console.error(`screenshots: ${from} was not taken in this run; does a spec in ${SPECS.join(", ")} still save it?`);
+    process.exit(1);
+  }
+  copyFileSync(from, path.join("docs/screenshots", name));
+}
+console.log(`screenshots: ${Object.keys(PICTURES).length} pictures written to docs/screenshots/`);
