@@ -34,12 +34,13 @@ export type SessionRecord = {
 };
 
 /**
- * Seconds before expiry at which we refresh: 10% of the lifetime, at most a minute.
- * Early enough that a request never reaches the service with a token about to lapse.
+ * Seconds before expiry at which we refresh: 10% of the lifetime, at most a minute, and at least 2 s (half the
+ * lifetime for tokens shorter than 4 s): early enough that a request slowed between the refresh check and its
+ * call to the service still carries a live token, even with the short tokens of a test setup.
  */
 export function refreshMarginSeconds(lifetime: number | undefined): number {
   if (!lifetime || lifetime <= 0) return 0;
-  return Math.min(60, Math.floor(lifetime * 0.1));
+  return Math.min(60, Math.max(lifetime * 0.1, Math.min(2, lifetime / 2)));
 }
 
 export function needsRefresh(record: SessionRecord, nowSeconds = Date.now() / 1000): boolean {

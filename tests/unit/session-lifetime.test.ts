@@ -49,3 +49,14 @@ describe("a session's lifetime", () => {
     expect(await sessions.readSession(handle)).toBeNull();
   });
 });
+
+describe("the refresh margin", () => {
+  it("is 10 % of the lifetime, at least 2 s (half of a shorter token's life) and at most a minute", async () => {
+    const { refreshMarginSeconds } = await import("@/lib/session/session-record");
+    expect(refreshMarginSeconds(3600)).toBe(60);
+    expect(refreshMarginSeconds(300)).toBe(30);
+    expect(refreshMarginSeconds(8)).toBe(2);
+    expect(refreshMarginSeconds(3)).toBe(1.5);
+    expect(refreshMarginSeconds(0)).toBe(0);
+  });
+});
