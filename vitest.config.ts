@@ -7,6 +7,8 @@ export default defineConfig({
       "@": path.resolve(import.meta.dirname),
       // `server-only` throws outside a React Server environment; unit tests run server modules directly.
       "server-only": path.resolve(import.meta.dirname, "tests/support/server-only-stub.ts"),
+      // next-auth's ESM imports "next/server" without an extension, which Node's resolver refuses outside Next.
+      "next/server": path.resolve(import.meta.dirname, "node_modules/next/server.js"),
     },
   },
   test: {
@@ -15,5 +17,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     fileParallelism: false,
+    // Through Vite rather than Node, so that the "next/server" alias above reaches next-auth's own imports.
+    server: { deps: { inline: ["next-auth"] } },
   },
 });
