@@ -89,7 +89,9 @@ test("a sign-in and an account page after expiry reach the OTLP receiver as requ
   await expect(page.getByTestId("account-record")).toContainText("alice@example.com");
 
   // The callback request: its code exchange at the token endpoint is its child.
-  await expect.poll(() => Boolean(traceWith("GET /api/auth/callback", ["esign token"])), { timeout: 15_000 }).toBe(true);
+  await expect
+    .poll(() => Boolean(traceWith("GET /api/auth/callback", ["esign token"])), { timeout: 30_000 })
+    .toBe(true);
   const callback = traceWith("GET /api/auth/callback", ["esign token"])!;
   expect(callback.children[0]!.attrs["url.path"]).toBe("/connect/token");
   expect(callback.children[0]!.attrs["http.response.status_code"]).toBe(200);
@@ -99,7 +101,9 @@ test("a sign-in and an account page after expiry reach the OTLP receiver as requ
   const response = await page.goto("/account");
   await expect(page.getByTestId("account-record")).toContainText("alice@example.com");
   const requestId = response!.headers()["x-request-id"];
-  await expect.poll(() => Boolean(traceWith("GET /account", ["esign refresh", "esign getuserinfo"])), { timeout: 15_000 }).toBe(true);
+  await expect
+    .poll(() => Boolean(traceWith("GET /account", ["esign refresh", "esign getuserinfo"])), { timeout: 30_000 })
+    .toBe(true);
   const accountTrace = traceWith("GET /account", ["esign refresh", "esign getuserinfo"])!;
   const [refresh, getuserinfo] = accountTrace.children;
   expect(accountTrace.request.attrs).toMatchObject({ "http.response.status_code": 200, "esign.request_id": requestId, "http.route": "/account" });

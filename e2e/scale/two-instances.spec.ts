@@ -234,9 +234,10 @@ test("AUTH_SECRET rotated one instance at a time under load: nobody signed out, 
   const stats = await admin.stats();
   expect(stats.refreshReuse).toBe(0);
   expect(stats.tokenErrors).toEqual({});
-  // At most one refresh per access-token lifetime that passed.
+  // At most one refresh per lifetime that passed: a token is refreshed 2 s before it expires (the app's margin
+  // for tokens this short), so every 6 s under steady load.
   expect(stats.grants.refresh_token).toBeGreaterThanOrEqual(1);
-  expect(stats.grants.refresh_token).toBeLessThanOrEqual(Math.ceil(elapsedS / (TTL_SECONDS * 0.9)));
+  expect(stats.grants.refresh_token).toBeLessThanOrEqual(Math.ceil(elapsedS / (TTL_SECONDS - 2)));
   console.log(`secret rotation under load: ${observed.length} requests over ${elapsedS.toFixed(0)} s, all 200, ${stats.grants.refresh_token} refreshes, 0 reuse`);
 });
 
