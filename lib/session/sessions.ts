@@ -84,7 +84,12 @@ export function monitorSessionStore(): void {
   registerDependencyProbe("session-store", async () => {
     await store.get(probeId);
   });
-  registerActiveSessionsCollector(store.kind, () => store.countActive());
+  // A scrape must not fail while the store is down (the store's own metrics say so): the last count stands.
+  let lastCount = 0;
+  registerActiveSessionsCollector(store.kind, async () => {
+    lastCount = await store.countActive().catch(() => lastCount);
+    return lastCount;
+  });
 }
 
 /** The configured store, for the refresh lock, listings and health reports. */
