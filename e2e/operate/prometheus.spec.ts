@@ -4,7 +4,7 @@ import { startAppInstance, startSandboxProcess, type SandboxUrls } from "../../s
 import type { RunningProcess } from "../../scripts/lib/child-process";
 import { startPrometheus, type RunningPrometheus } from "../../scripts/lib/prometheus-server";
 import type { SandboxStats } from "../fixtures/sandbox";
-import { fillSandboxSignIn, users } from "../fixtures/users";
+import { signIn, users } from "../fixtures/users";
 import { operatePorts as PORTS } from "./ports";
 
 /**
@@ -76,12 +76,8 @@ test.beforeAll(async ({ browser }: { browser: Browser }) => {
 
   context = await browser.newContext({ baseURL: a.url });
   page = await context.newPage();
-  await page.goto("/");
-  await page.getByRole("main").getByRole("button", { name: "Sign in with eSign" }).click();
-  await fillSandboxSignIn(page, users.alice);
-  await page.getByRole("button", { name: "Allow" }).click();
-  await page.waitForURL("**/account");
-  await expect(page.getByTestId("account-record")).toContainText("alice@example.com");
+  await signIn(page, users.alice);
+  await expect(page.getByTestId("account-record")).toContainText(users.alice.email);
 });
 
 test.afterAll(async () => {

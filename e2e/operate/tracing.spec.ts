@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import { test, expect, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { startAppInstance, startSandboxProcess, type SandboxUrls } from "../../scripts/lib/app-cluster";
 import type { RunningProcess } from "../../scripts/lib/child-process";
-import { fillSandboxSignIn, users } from "../fixtures/users";
+import { signIn, users } from "../fixtures/users";
 import { operatePorts as PORTS } from "./ports";
 
 /**
@@ -81,12 +81,8 @@ test.afterAll(async () => {
 
 test("a sign-in and an account page after expiry reach the OTLP receiver as request spans with child spans per service call, and hold no secret", async () => {
   test.setTimeout(90_000);
-  await page.goto("/");
-  await page.getByRole("main").getByRole("button", { name: "Sign in with eSign" }).click();
-  await fillSandboxSignIn(page, users.alice);
-  await page.getByRole("button", { name: "Allow" }).click();
-  await page.waitForURL("**/account");
-  await expect(page.getByTestId("account-record")).toContainText("alice@example.com");
+  await signIn(page, users.alice);
+  await expect(page.getByTestId("account-record")).toContainText(users.alice.email);
 
   // The callback request: its code exchange at the token endpoint is its child.
   await expect

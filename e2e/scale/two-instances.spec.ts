@@ -4,7 +4,7 @@ import { startRedisServer, type RunningRedis } from "../../scripts/lib/redis-ser
 import { startAppInstance, startSandboxProcess, type SandboxUrls } from "../../scripts/lib/app-cluster";
 import type { RunningProcess } from "../../scripts/lib/child-process";
 import type { SandboxStats } from "../fixtures/sandbox";
-import { fillSandboxSignIn, users } from "../fixtures/users";
+import { signIn, users } from "../fixtures/users";
 
 /**
  * Two production instances (standalone server) of one build share the session store through a real
@@ -122,12 +122,8 @@ test.beforeAll(async ({ browser }: { browser: Browser }) => {
     const body = /json|text|javascript|html|x-component/.test(type) ? await res.text().catch(() => "") : "";
     browserSaw.push(`${res.url()}\n${JSON.stringify(await res.allHeaders().catch(() => ({})))}\n${body}`);
   });
-  await page.goto("/");
-  await page.getByRole("main").getByRole("button", { name: "Sign in with eSign" }).click();
-  await fillSandboxSignIn(page, users.alice);
-  await page.getByRole("button", { name: "Allow" }).click();
-  await page.waitForURL("**/account");
-  await expect(page.getByTestId("account-record")).toContainText("alice@example.com");
+  await signIn(page, users.alice);
+  await expect(page.getByTestId("account-record")).toContainText(users.alice.email);
 });
 
 test.afterAll(async () => {

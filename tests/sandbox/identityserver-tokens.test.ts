@@ -1,20 +1,12 @@
 import { decodeJwt, decodeProtectedHeader } from "jose";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningSandbox } from "../../sandbox/index";
-import { adminSend, publishedJwks, resetSandbox, setIdentityStyle, startTestSandbox } from "./support/sandbox";
+import { adminSend, publishedJwks, resetSandbox, setIdentityStyle, startTestSandbox, setUpTestSandbox } from "./support/sandbox";
 import { authorizeInBrowser, buildAuthorizeUrl, PARTNER, partnerTokens, postToken } from "./support/oauth";
 
 let sandbox: RunningSandbox;
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox?.stop();
-});
-beforeEach(async () => {
-  await resetSandbox(sandbox);
-});
+setUpTestSandbox((started) => (sandbox = started));
 
 const getUserInfo = (token: string) =>
   fetch(`${sandbox.apiUrl}/api/getuserinfo`, { headers: { authorization: `Bearer ${token}` } });

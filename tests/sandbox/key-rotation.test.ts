@@ -1,20 +1,12 @@
 import { decodeProtectedHeader } from "jose";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RunningSandbox } from "../../sandbox/index";
-import { addFault, adminSend, publishedJwks, resetSandbox, sandboxStats, setIdentityStyle, startTestSandbox } from "./support/sandbox";
+import { addFault, adminSend, publishedJwks, sandboxStats, setIdentityStyle, setUpTestSandbox } from "./support/sandbox";
 import { PARTNER, partnerTokens, postToken } from "./support/oauth";
 
 let sandbox: RunningSandbox;
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox?.stop();
-});
-beforeEach(async () => {
-  await resetSandbox(sandbox);
-});
+setUpTestSandbox((started) => (sandbox = started));
 
 type KeySummary = { signingKid: string; publishedKids: string[] };
 

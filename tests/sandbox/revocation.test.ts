@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RunningSandbox } from "../../sandbox/index";
-import { adminSend, refreshTokenStatus, resetSandbox, sandboxStats, setIdentityStyle, startTestSandbox } from "./support/sandbox";
+import { adminSend, refreshTokenStatus, sandboxStats, setIdentityStyle, setUpTestSandbox } from "./support/sandbox";
 import { PARTNER, partnerTokens, postToken } from "./support/oauth";
 
 let sandbox: RunningSandbox;
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox?.stop();
-});
-beforeEach(async () => {
-  await resetSandbox(sandbox);
-});
+setUpTestSandbox((started) => (sandbox = started));
 
 const revoke = (form: Record<string, string>) =>
   fetch(`${sandbox.authUrl}/connect/revocation`, {

@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RunningSandbox } from "../../sandbox/index";
-import { addFault, refreshTokenStatus, resetSandbox, sandboxStats, startTestSandbox } from "./support/sandbox";
+import { addFault, refreshTokenStatus, sandboxStats, setUpTestSandbox } from "./support/sandbox";
 import { PARTNER, partnerTokens } from "./support/oauth";
 
 let sandbox: RunningSandbox;
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox?.stop();
-});
-beforeEach(async () => {
-  await resetSandbox(sandbox);
-});
+setUpTestSandbox((started) => (sandbox = started));
 
 /** A refresh as the app sends it, abandoned after `deadlineMs` like the app's own request deadline. */
 const refreshWithDeadline = (refreshToken: string, deadlineMs: number) =>

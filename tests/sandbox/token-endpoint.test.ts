@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RunningSandbox } from "../../sandbox/index";
-import { REDIRECT_URI, resetSandbox, startTestSandbox } from "./support/sandbox";
+import { REDIRECT_URI, setUpTestSandbox } from "./support/sandbox";
 import { PARTNER, obtainCode, partnerTokens, postToken } from "./support/oauth";
 
 let sandbox: RunningSandbox;
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox?.stop();
-});
-beforeEach(async () => {
-  await resetSandbox(sandbox);
-});
+setUpTestSandbox((started) => (sandbox = started));
 
 async function partnerCode(scope = "openid profile email service.api offline_access") {
   return obtainCode(sandbox, { clientId: PARTNER.client_id, scope });

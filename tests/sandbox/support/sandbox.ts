@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { startSandbox, type RunningSandbox, type SandboxConfig, type StatsSnapshot } from "../../../sandbox/index";
 
 export const REDIRECT_URI = "http://localhost:3000/api/auth/callback/esign";
@@ -10,6 +11,21 @@ export function startTestSandbox(overrides: Partial<SandboxConfig> = {}): Promis
 export async function resetSandbox(sandbox: RunningSandbox): Promise<void> {
   const response = await fetch(`${sandbox.apiUrl}/_sandbox/reset`, { method: "POST" });
   if (response.status !== 200) throw new Error(`reset failed with ${response.status}`);
+}
+
+/** A test sandbox for this file: started before its tests (handed to `started`), reset before each, stopped after. */
+export function setUpTestSandbox(started: (sandbox: RunningSandbox) => void): void {
+  let sandbox: RunningSandbox | undefined;
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+    started(sandbox);
+  });
+  afterAll(async () => {
+    await sandbox?.stop();
+  });
+  beforeEach(async () => {
+    await resetSandbox(sandbox!);
+  });
 }
 
 export async function addFault(sandbox: RunningSandbox, fault: Record<string, unknown>): Promise<Response> {
