@@ -92,7 +92,7 @@ function slotServers(slot: number): WebServer[] {
 }
 
 /** Specs that start servers of their own (nginx, redis-server, more app instances): the longest, so queued first. */
-const OWN_SERVERS = ["deploy/**/*.spec.ts", "scale/**/*.spec.ts"];
+const OWN_SERVERS = ["deploy/**/*.spec.ts", "scale/**/*.spec.ts", "operate/**/*.spec.ts"];
 
 export default defineConfig({
   testDir: "./e2e",

@@ -13,7 +13,7 @@ const SLOT_STRIDE = 10;
  * Workers, each with its own slot of servers. Set it with E2E_WORKERS, not Playwright's --workers: the config
  * starts one slot per worker before any test runs.
  */
-export const workerCount = Math.max(1, port("E2E_WORKERS", 3));
+export const workerCount = Math.max(1, port("E2E_WORKERS", 2));
 
 export type SlotPorts = ReturnType<typeof slotPorts>;
 

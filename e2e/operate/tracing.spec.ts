@@ -3,7 +3,7 @@ import { test, expect, type Browser, type BrowserContext, type Page } from "@pla
 import { startAppInstance, startSandboxProcess, type SandboxUrls } from "../../scripts/lib/app-cluster";
 import type { RunningProcess } from "../../scripts/lib/child-process";
 import { signIn, users } from "../fixtures/users";
-import { operatePorts as PORTS } from "./ports";
+import { tracingPorts as PORTS } from "./ports";
 
 /**
  * One instance with OTEL_EXPORTER_OTLP_ENDPOINT set exports its spans (OTLP/HTTP JSON) to a small receiver this

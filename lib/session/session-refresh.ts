@@ -151,7 +151,7 @@ async function refreshAcrossInstances(session: StoredSession): Promise<SessionRe
       return withLock(session.id, owner, async () => {
         const current = await readSessionById(session.id);
         if (!current) return null;
-        if (needsRefresh(current.record)) return refreshHeld(current);
+        if (needsRefresh(current.record) && current.record.refreshToken) return refreshHeld(current);
         // Refreshed by another holder a moment ago: its tokens, not a second redemption.
         if (needsRefresh(session.record)) recordRefresh("replayed");
         if (current.underOldSecret) await writeSession(current.id, current.record, current.envelope);
