@@ -43,10 +43,17 @@ test.describe("graceful shutdown", () => {
 
     const signalledAt = Date.now();
     process.kill(app.child.pid!, "SIGTERM");
-    // Readiness turns 503 while the listener still accepts: a balancer stops sending before connections fail.
-    const draining = await fetch(`${app.url}/api/health/ready`);
-    expect(draining.status).toBe(503);
-    expect(((await draining.json()) as { status: string }).status).toBe("draining");
+    // Readiness turns 503 while the listener still accepts: a balancer stops sending before connections fail. (Polled:
+    // the signal reaches the instance a moment after kill() returns, and a probe sent at once may come first.)
+    let draining: { status: number; body: string } | undefined;
+    await expect
+      .poll(async () => {
+        const res = await fetch(`${app!.url}/api/health/ready`);
+        draining = { status: res.status, body: await res.text() };
+        return draining.status;
+      }, { timeout: 1_500, intervals: [50] })
+      .toBe(503);
+    expect((JSON.parse(draining!.body) as { status: string }).status).toBe("draining");
     expect((await fetch(`${app.url}/api/health`)).status, "liveness still answers while readiness is 503").toBe(200);
     await expect
       .poll(() => fetch(`${app!.url}/api/health`).then(() => "answered", () => "refused"), { timeout: 4_000 })
