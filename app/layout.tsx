@@ -1,4 +1,5 @@
 import type { Metadata, Viewport } from "next";
+import { connection } from "next/server";
 import type { CSSProperties, ReactNode } from "react";
 import "./globals.css";
 import { SiteHeader } from "@/components/site-header";
@@ -10,8 +11,17 @@ import { getConfig } from "@/lib/env";
 /** Today's mark, as the favicon when the deployer sets no logo. */
 const DEFAULT_ICON = "/brand/mark.svg";
 
-export function generateMetadata(): Metadata {
-  const { brand } = getConfig();
+/**
+ * The brand is read at request time, never at build time: a built app is branded by the environment it starts in
+ * (and `next build` has no AUTH_SECRET to validate a configuration with).
+ */
+async function brandAtRequest() {
+  await connection();
+  return getConfig().brand;
+}
+
+export async function generateMetadata(): Promise<Metadata> {
+  const brand = await brandAtRequest();
   return {
     title: { default: brand.name, template: `%s · ${brand.name}` },
     description: "Sign in with the e-signature service, see your account and upload documents.",
@@ -21,8 +31,8 @@ export function generateMetadata(): Metadata {
 
 export const viewport: Viewport = { width: "device-width", initialScale: 1 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
-  const { brand } = getConfig();
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const brand = await brandAtRequest();
   return (
     <html lang="en" style={brandStyle(brand) as CSSProperties | undefined}>
       <body className="min-h-dvh">

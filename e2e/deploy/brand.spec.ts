@@ -55,12 +55,17 @@ test.describe("a second brand, from env alone", () => {
 
     await page.goto("/auth/error?error=Configuration");
     await expectBranded(page, "sign-in problem");
+    await page.screenshot({ path: "screenshots/brand-acme-auth-error.png", fullPage: true });
     await expect(page.getByTestId("support-contact").getByRole("link", { name: "help@acme.example" })).toHaveAttribute("href", "mailto:help@acme.example");
 
     await signIn(page, users.alice);
     await expectBranded(page, "account");
     await page.goto("/documents");
     await expectBranded(page, "documents");
+    // For docs/configuration.md (npm run screenshots copies it to docs/screenshots/).
+    await page.screenshot({ path: "screenshots/brand-acme-documents.png", fullPage: true });
+    await app.stop();
+    app = undefined;
   });
 
   test("an unreadable colour is refused at start, naming BRAND_COLOR", async () => {
