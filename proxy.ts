@@ -23,6 +23,7 @@ export async function proxy(req: NextRequest) {
     nonce,
     authOrigin: new URL(config.authUrl).origin,
     storageOrigins: config.storageOrigins,
+    imageOrigins: config.brand.logo?.src.startsWith("https:") ? [new URL(config.brand.logo.src).origin] : [],
     development: process.env.NODE_ENV === "development",
   });
 
@@ -52,5 +53,5 @@ export async function proxy(req: NextRequest) {
 export const config = {
   // Auth.js's own routes read the session through their jwt callback. Health probes carry no session and
   // render no HTML: neither the session nor CSP applies to them.
-  matcher: ["/((?!api/auth/|api/health|_next/static|_next/image|favicon.ico|robots.txt).*)"],
+  matcher: ["/((?!api/auth/|api/health|_next/static|_next/image|favicon.ico|robots.txt|brand/).*)"],
 };

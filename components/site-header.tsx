@@ -3,17 +3,18 @@ import { auth } from "@/auth";
 import { SignInButton } from "@/components/sign-in-button";
 import { SignOutButton } from "@/components/sign-out-button";
 import { NavLinks } from "@/components/nav-links";
+import { BrandMark } from "@/components/brand-mark";
+import { getConfig } from "@/lib/env";
 
 export async function SiteHeader() {
   const session = await auth();
+  const { brand } = getConfig();
   return (
     <header className="border-b border-slate-200 bg-white">
       <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-3 px-4 py-3">
         <Link href="/" className="flex items-center gap-2 font-semibold text-slate-900">
-          <span aria-hidden="true" className="grid size-8 place-items-center rounded-lg bg-brand-600 text-sm text-white">
-            eS
-          </span>
-          eSign Partner
+          <BrandMark brand={brand} />
+          <span data-testid="brand-name">{brand.name}</span>
         </Link>
         {session ? (
           <div className="flex flex-wrap items-center gap-2 sm:gap-4">

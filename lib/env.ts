@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { parseBrand, type Brand } from "@/lib/brand/brand";
 
 /** Where the sandbox listens when nothing is configured (see docs/sandbox.md). */
 export const SANDBOX_DEFAULTS = {
@@ -211,6 +212,8 @@ export type AppConfig = {
   redisUrl: string | undefined;
   /** Server-side sessions: where the embedded store keeps them (without Redis), and how long they live. */
   sessions: { storeDir: string; idleTimeoutMs: number; maxAgeMs: number };
+  /** The partner's name, logo, colour and support contact (BRAND_*), or today's brand. */
+  brand: Brand;
 };
 
 export class ConfigError extends Error {
@@ -223,7 +226,8 @@ export class ConfigError extends Error {
 /** Parses configuration from an env-like record; throws ConfigError listing every bad or missing key. */
 export function parseConfig(source: Record<string, string | undefined>): AppConfig {
   const parsed = schema.safeParse(source);
-  const problems = [...(parsed.success ? [] : parsed.error.issues.map((i) => i.message)), ...crossKeyProblems(source)];
+  const { brand, problems: brandProblems } = parseBrand(source);
+  const problems = [...(parsed.success ? [] : parsed.error.issues.map((i) => i.message)), ...crossKeyProblems(source), ...brandProblems];
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const env = parsed.data;
   // ESIGN_USE_SANDBOX lets tests and demos point at a sandbox on other ports and keep its demo client.
@@ -258,6 +262,7 @@ export function parseConfig(source: Record<string, string | undefined>): AppConf
       idleTimeoutMs: env.SESSION_IDLE_TIMEOUT_MINUTES * 60_000,
       maxAgeMs: env.SESSION_MAX_AGE_HOURS * 3_600_000,
     },
+    brand,
   };
 }
 

@@ -16,8 +16,10 @@ const PICTURES: Record<string, string> = {
   "account-error.png": "account-error-desktop.png",
   "documents-mobile.png": "documents-mobile-uploading.png",
   "account-mobile.png": "account-success-mobile.png",
+  "brand-acme-documents.png": "brand-acme-documents.png",
+  "brand-acme-auth-error.png": "brand-acme-auth-error.png",
 };
-const SPECS = ["e2e/visual/pages.spec.ts", "e2e/documents/layout.spec.ts"];
+const SPECS = ["e2e/visual/pages.spec.ts", "e2e/documents/layout.spec.ts", "e2e/deploy/brand.spec.ts"];
 
 const started = Date.now();
 // One worker per spec file: each has its own sandbox and apps (e2e/ports.ts).

@@ -21,6 +21,8 @@ export const deployPorts = {
   secretRotation: port("E2E_SECRET_ROTATION_PORT", 4656),
   /** The instance SIGTERMed with a request in flight. */
   gracefulShutdown: port("E2E_SHUTDOWN_PORT", 4657),
+  /** The instance under a second brand (BRAND_*). */
+  branded: port("E2E_BRANDED_APP_PORT", 4658),
 };
 
 /** A public-looking name that Chromium maps to loopback (--host-resolver-rules); nothing else resolves it. */
@@ -31,4 +33,5 @@ export const deployUrls = {
   standaloneCopy: `http://localhost:${deployPorts.standaloneCopy}`,
   secretRotation: `http://localhost:${deployPorts.secretRotation}`,
   gracefulShutdown: `http://localhost:${deployPorts.gracefulShutdown}`,
+  branded: `http://localhost:${deployPorts.branded}`,
 };

@@ -3,6 +3,7 @@ import { ConfigError, parseConfig, SANDBOX_DEFAULTS } from "@/lib/env";
 import { checkClientCredentials, checkRedirectUri, checkScopes } from "@/lib/doctor/client-checks";
 import { checkClock, checkDiscovery, checkEndpoints, checkJwks } from "@/lib/doctor/discovery-checks";
 import { contextFrom } from "@/lib/doctor/context";
+import { checkBrand } from "@/lib/doctor/brand-check";
 import { checkBackchannelLogout, checkRevocation } from "@/lib/doctor/logout-checks";
 import { redact, type CheckResult } from "@/lib/doctor/report";
 import { checkApi, checkStorageCors } from "@/lib/doctor/service-checks";
@@ -10,7 +11,7 @@ import { checkApi, checkStorageCors } from "@/lib/doctor/service-checks";
 const skipped = (id: string, title: string, reason: string): CheckResult => ({ id, title, status: "skip", detail: reason });
 
 /**
- * Checks a configuration end to end before any user signs in: configuration, discovery, keys, client
+ * Checks a configuration end to end before any user signs in: configuration, the brand shown, discovery, keys, client
  * credentials, redirect URI, scopes, logout support (back-channel logout, token revocation), API, storage
  * CORS and clock. Creates nothing and needs no user.
  */
@@ -46,6 +47,7 @@ async function runChecks(env: Record<string, string | undefined>): Promise<Check
       status: "pass",
       detail: `${config.usesSandbox ? "sandbox" : "service"} at ${config.authUrl} (auth) and ${config.apiUrl} (API), client ${config.clientId} (${config.clientSecret ? `confidential, ${config.tokenAuthMethod}` : "public, PKCE"})`,
     },
+    checkBrand(config),
   ];
   const { result: discoveryResult, discovery, serverDate } = await checkDiscovery(ctx);
   results.push(discoveryResult);

@@ -13,7 +13,7 @@ const KNOWN_ROUTES = new Set([
   "/api/health",
   "/api/health/ready",
   "/favicon.ico",
-  "/icon.svg",
+  "/brand/mark.svg",
 ]);
 const AUTH_ACTIONS = new Set(["signin", "callback", "signout", "session", "csrf", "providers", "error"]);
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);

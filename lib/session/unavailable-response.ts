@@ -1,6 +1,8 @@
 import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
 import { sessionStoreUnavailableError, toErrorResponse } from "@/lib/errors";
+import { getConfig } from "@/lib/env";
+import type { Brand } from "@/lib/brand/brand";
 
 /**
  * The answer while the session store cannot be reached: 503, the JSON error shape for API routes, else a small
@@ -13,20 +15,28 @@ export function sessionStoreUnavailableResponse(req: NextRequest): NextResponse 
     for (const [name, value] of Object.entries(retryAfter)) res.headers.set(name, value);
     return res;
   }
-  return new NextResponse(PAGE, { status: 503, headers: { "content-type": "text/html; charset=utf-8", ...retryAfter } });
+  return new NextResponse(unavailablePage(getConfig().brand), { status: 503, headers: { "content-type": "text/html; charset=utf-8", ...retryAfter } });
 }
 
-const PAGE = `<!doctype html>
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+function unavailablePage(brand: Brand): string {
+  const support = brand.support
+    ? `<p>If it lasts, contact <a class="plain" href="${escapeHtml(brand.support.href)}">${escapeHtml(brand.support.label)}</a>.</p>\n`
+    : "";
+  return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Temporarily unavailable · eSign Partner</title>
+<title>Temporarily unavailable · ${escapeHtml(brand.name)}</title>
 <style>
   body { margin: 0; padding: 0 1rem; font-family: ui-sans-serif, system-ui, sans-serif; background: #f8fafc; color: #0f172a; }
   main { max-width: 32rem; margin: 12vh auto; padding: 2rem; background: #fff; border: 1px solid #e2e8f0; border-radius: 0.75rem; box-shadow: 0 1px 2px rgb(0 0 0 / 0.05); }
   h1 { font-size: 1.5rem; margin: 0 0 0.75rem; }
   p { color: #475569; line-height: 1.5; }
+  a.plain { display: inline; margin: 0; padding: 0; background: none; color: #1e40af; text-decoration: underline; font-weight: 600; }
   a { display: inline-block; margin-top: 0.5rem; padding: 0.5rem 1rem; border-radius: 0.5rem; background: #0f172a; color: #fff; text-decoration: none; font-weight: 600; }
   a:focus-visible { outline: 2px solid #2563eb; outline-offset: 2px; }
 </style>
@@ -36,7 +46,8 @@ const PAGE = `<!doctype html>
   <h1>We'll be right back</h1>
   <p>We cannot reach our session service just now, so this page cannot load. You are still signed in, and nothing is lost.</p>
   <p>Please try again in a moment.</p>
-  <a href="">Try again</a>
+${support}  <a href="">Try again</a>
 </main>
 </body>
 </html>`;
+}

@@ -18,7 +18,7 @@ const MESSAGES: Record<UploadErrorCode, string> = {
     "Storage refused the upload link (403), even after we asked the service for a new one. Please try again later.",
   UPLOAD_CHECKSUM_MISMATCH:
     "Storage received bytes that do not match the file's checksum (400), so it did not keep them. Please upload the file again.",
-  UPLOAD_REJECTED: "Storage refused the upload (400). Please try again; if it keeps happening, contact support.",
+  UPLOAD_REJECTED: "Storage refused the upload (400). Please try again.",
   UPLOAD_STORAGE_UNAVAILABLE: "Storage is having trouble right now. Please try again shortly.",
   UPLOAD_STALLED: "The upload stopped making progress. Check your connection and try again.",
   UPLOAD_CANCELLED: "Upload cancelled. The file was not stored.",

@@ -139,7 +139,7 @@ describe("npm run doctor against the sandbox", () => {
     expect(lines.find((line) => line.startsWith("✓ Back-channel logout"))).toContain("with sid (per session)");
     expect(lines.some((line) => line.startsWith("✓ Token revocation"))).toBe(true);
     expect(run.stdout).toContain(`register ${APP}/api/auth/backchannel-logout as the client's back-channel logout URI`);
-    expect(run.stdout.trim().split("\n").at(-1)).toBe("All 12 checks passed.");
+    expect(run.stdout.trim().split("\n").at(-1)).toBe("All 13 checks passed.");
     expectNoSecretIn(run);
   });
 
@@ -148,6 +148,7 @@ describe("npm run doctor against the sandbox", () => {
     expect(run.code).toBe(0);
     expect(checks.map((c) => c.id)).toEqual([
       "config",
+      "brand",
       "discovery",
       "endpoints",
       "jwks",

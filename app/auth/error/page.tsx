@@ -3,6 +3,8 @@ import Link from "next/link";
 import { AuthErrorAlert } from "@/components/auth-error-alert";
 import { SignInButton } from "@/components/sign-in-button";
 import { buttonClasses } from "@/components/ui/button";
+import { SupportContact } from "@/components/support-contact";
+import { getConfig } from "@/lib/env";
 
 export const metadata: Metadata = { title: "Sign-in problem" };
 
@@ -19,6 +21,7 @@ export default async function AuthErrorPage({ searchParams }: { searchParams: Pr
           Back to the start page
         </Link>
       </div>
+      <SupportContact support={getConfig().brand.support} />
     </div>
   );
 }

@@ -6,6 +6,8 @@ import { RETRY_DELAYS_MS } from "@/lib/upload/backoff";
 import type { UploadStage } from "@/lib/upload/upload-document";
 import type { QueueItem } from "@/lib/upload/upload-queue";
 import { Alert } from "@/components/ui/alert";
+import { SupportContact } from "@/components/support-contact";
+import { useBrandSupport } from "@/components/brand-support-context";
 import { Button } from "@/components/ui/button";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { SignInAgainButton } from "@/components/sign-in-again-button";
@@ -196,6 +198,7 @@ function ItemBody({ item }: { item: QueueItem }) {
 }
 
 function UploadFailure({ cause, message }: { cause: unknown; message: string }) {
+  const support = useBrandSupport();
   if (cause instanceof ApiError && cause.needsSignIn) {
     return (
       <Alert tone="warning" title="Your session has expired" action={<SignInAgainButton />}>
@@ -208,6 +211,7 @@ function UploadFailure({ cause, message }: { cause: unknown; message: string }) 
     <Alert tone="error" title="Upload failed" data-testid="upload-error">
       {message}
       {reference}
+      <SupportContact support={support} className="mt-1" />
     </Alert>
   );
 }

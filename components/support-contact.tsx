@@ -1,0 +1,15 @@
+import type { Brand } from "@/lib/brand/brand";
+
+/** "Need help? Contact …" with the deployer's support address (BRAND_SUPPORT); nothing when none is set. */
+export function SupportContact({ support, className }: { support: Brand["support"]; className?: string }) {
+  if (!support) return null;
+  return (
+    <p className={className ?? "text-sm text-slate-600"} data-testid="support-contact">
+      Need help? Contact{" "}
+      <a href={support.href} className="font-medium text-brand-700 underline underline-offset-2">
+        {support.label}
+      </a>
+      .
+    </p>
+  );
+}
