@@ -15,8 +15,8 @@ export const LOGOUT_TOKEN_CLOCK_SKEW_SECONDS = 60;
  */
 export const LOGOUT_TOKEN_ACCEPTANCE_WINDOW_MS = (LOGOUT_TOKEN_MAX_AGE_SECONDS + 2 * LOGOUT_TOKEN_CLOCK_SKEW_SECONDS) * 1000;
 
-/** Whom a verified logout token logs out (at least one of the two), its unique id, and when it was issued (epoch seconds). */
-export type LogoutClaims = { jti: string; iat: number; sub?: string; sid?: string };
+/** Whom a verified logout token logs out (at least one of the two) and its unique id. */
+export type LogoutClaims = { jti: string; sub?: string; sid?: string };
 
 /** The token is not a valid logout token from the service for this app: answer 400, end nothing. */
 export class InvalidLogoutTokenError extends Error {
@@ -80,6 +80,5 @@ export async function verifyLogoutToken(logoutToken: string): Promise<LogoutClai
   if (payload.sub !== undefined && !sub) throw new InvalidLogoutTokenError(`"sub" claim is not a non-empty string`);
   if (payload.sid !== undefined && !sid) throw new InvalidLogoutTokenError(`"sid" claim is not a non-empty string`);
   if (!sub && !sid) throw new InvalidLogoutTokenError(`neither "sub" nor "sid" claim present`);
-  // jwtVerify's requiredClaims and maxTokenAge have checked that iat is there and a number.
-  return { jti: payload.jti, iat: payload.iat!, ...(sub ? { sub } : {}), ...(sid ? { sid } : {}) };
+  return { jti: payload.jti, ...(sub ? { sub } : {}), ...(sid ? { sid } : {}) };
 }
