@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { generateKeyPair, SignJWT } from "jose";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { startStandInIssuer, type StandInIssuer } from "../support/stand-in-issuer";
 import type { SessionRecord } from "@/lib/session/session-record";
@@ -101,7 +102,9 @@ describe("refreshTokens reads the token endpoint's answer", () => {
   });
 
   it("sends the refresh as the spec shows it, with the client's secret as configured", async () => {
-    const fetch = vi.fn(async (_url: string, _init: RequestInit) => new Response('{"access_token":"at","token_type":"Bearer","expires_in":60}', { headers: json }));
+    const fetch = vi.fn<(url: string, init: RequestInit) => Promise<Response>>(
+      async () => new Response('{"access_token":"at","token_type":"Bearer","expires_in":60}', { headers: json }),
+    );
     vi.stubGlobal("fetch", fetch);
     await expect(m.client.refreshTokens("rt-1")).resolves.toMatchObject({ access_token: "at", expires_in: 60 });
     const [url, init] = fetch.mock.calls[0]!;
@@ -113,6 +116,52 @@ describe("refreshTokens reads the token endpoint's answer", () => {
       client_id: "partner-app",
       client_secret: "unit-test-client-secret",
     });
+  });
+
+  it("with client_secret_basic, sends the secret in a Basic header and client_id in the form, as the spec lists it", async () => {
+    process.env.ESIGN_TOKEN_AUTH_METHOD = "client_secret_basic";
+    try {
+      vi.resetModules();
+      const client = await import("@/lib/esign/client");
+      const fetch = vi.fn<(url: string, init: RequestInit) => Promise<Response>>(
+        async () => new Response('{"access_token":"at","token_type":"Bearer","expires_in":60}', { headers: json }),
+      );
+      vi.stubGlobal("fetch", fetch);
+      await client.refreshTokens("rt-2");
+      const init = fetch.mock.calls[0]![1];
+      // Both parts form-encoded (RFC 6749 §2.3.1) as Auth.js's code exchange sends them: the same library.
+      const basic = /^Basic (.+)$/.exec(new Headers(init.headers).get("authorization") ?? "")?.[1] ?? "";
+      expect(atob(basic).split(":").map(decodeURIComponent)).toEqual(["partner-app", "unit-test-client-secret"]);
+      expect(Object.fromEntries(new URLSearchParams(String(init.body)))).toEqual({ grant_type: "refresh_token", refresh_token: "rt-2", client_id: "partner-app" });
+    } finally {
+      delete process.env.ESIGN_TOKEN_AUTH_METHOD;
+    }
+  });
+
+  it("reads a new id_token for another client or issuer as a refusal: the session ends, its refresh token spent", async () => {
+    const { privateKey } = await generateKeyPair("RS256");
+    const idToken = (audience: string, issuer: string) =>
+      new SignJWT({}).setProtectedHeader({ alg: "RS256" }).setSubject("alice").setIssuer(issuer).setAudience(audience).setIssuedAt().setExpirationTime("5m").sign(privateKey);
+    for (const token of [await idToken("another-app", standIn.url), await idToken("partner-app", "https://elsewhere.example")]) {
+      tokenEndpointAnswers(200, JSON.stringify({ access_token: "at", token_type: "Bearer", expires_in: 60, id_token: token }), json);
+      await expect(m.client.refreshTokens("rt")).rejects.toMatchObject({ reason: "rejected", message: expect.stringContaining("id_token") });
+    }
+  });
+
+  it("revokes with the client's authentication as configured, through the endpoint discovery published", async () => {
+    const fetch = vi.fn<(url: string, init: RequestInit) => Promise<Response>>(async () => new Response(null, { status: 200 }));
+    vi.stubGlobal("fetch", fetch);
+    await expect(m.client.revokeToken(`${standIn.url}/connect/revocation`, "rt-9", "refresh_token")).resolves.toBe(true);
+    const [url, init] = fetch.mock.calls[0]!;
+    expect(url).toBe(`${standIn.url}/connect/revocation`);
+    expect(Object.fromEntries(new URLSearchParams(String(init.body)))).toEqual({
+      token: "rt-9",
+      token_type_hint: "refresh_token",
+      client_id: "partner-app",
+      client_secret: "unit-test-client-secret",
+    });
+    tokenEndpointAnswers(503, "");
+    await expect(m.client.revokeToken(`${standIn.url}/connect/revocation`, "rt-9", "refresh_token")).resolves.toBe(false);
   });
 
   it("logs a refused client once per outage, with the fix, and again after it was fixed and broke anew", async () => {
