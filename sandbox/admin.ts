@@ -42,6 +42,15 @@ function setBackchannelLogoutUri(deps: ApiDeps, uri: string): void {
   deps.providers.rebuild();
 }
 
+const revocationEndpointSchema = z.object({ published: z.boolean() }).strict();
+
+/** Revocation is a provider feature: switching it rebuilds the provider (grants and sessions stay). */
+function setRevocationEndpoint(deps: ApiDeps, published: boolean): void {
+  if (deps.revocationEndpoint.published === published) return;
+  deps.revocationEndpoint.published = published;
+  deps.providers.rebuild();
+}
+
 const outageSchema = z.object({ part: z.enum(["api", "auth"]), ms: z.number().int().min(100).max(60_000) }).strict();
 
 async function listDocuments(deps: ApiDeps) {
@@ -81,8 +90,21 @@ const adminRoutes: Record<string, Record<string, AdminRoute>> = {
     GET: (_deps, _req, res) => sendJson(res, 200, { requests: seenRequestIds.list() }),
   },
   "/_sandbox/faults": {
-    GET: (deps, _req, res) => sendJson(res, 200, { faults: deps.faults.list() }),
+    GET: (deps, _req, res) => sendJson(res, 200, { faults: deps.faults.list(), heldTokenCalls: deps.faults.heldCount() }),
     POST: async (deps, req, res) => sendJson(res, 201, { fault: deps.faults.add(await readValidated(req, faultInputSchema)) }),
+    // The "fix" for a fault left on (an invalid_client for the next 1000 refreshes, a hold): nothing else is reset.
+    DELETE: (deps, req, res) => {
+      req.resume();
+      deps.faults.reset();
+      sendJson(res, 200, { faults: [] });
+    },
+  },
+  "/_sandbox/revocation-endpoint": {
+    GET: (deps, _req, res) => sendJson(res, 200, { published: deps.revocationEndpoint.published }),
+    PUT: async (deps, req, res) => {
+      setRevocationEndpoint(deps, (await readValidated(req, revocationEndpointSchema)).published);
+      sendJson(res, 200, { published: deps.revocationEndpoint.published });
+    },
   },
   "/_sandbox/response-style": {
     GET: (deps, _req, res) => sendJson(res, 200, { style: deps.style.current }),
@@ -142,6 +164,7 @@ const adminRoutes: Record<string, Record<string, AdminRoute>> = {
       deps.identity.reset();
       deps.sentLogoutTokens.reset();
       setBackchannelLogoutUri(deps, deps.config.backchannelLogoutUri);
+      setRevocationEndpoint(deps, deps.config.revocationEndpoint);
       sendJson(res, 200, { reset: true });
     },
   },

@@ -17,7 +17,7 @@ import type { ResponseStyleSwitch } from "./response-style";
 import { seenRequestIds } from "./seen-request-ids";
 import type { IdentityStyleSwitch } from "./identity-style";
 import type { SigningKeys } from "./signing-keys";
-import type { Revocations } from "./revocations";
+import type { RevocationEndpoint, Revocations } from "./revocations";
 import type { OidcStore } from "./oidc-store";
 import type { BackchannelLogoutUri, SentLogoutTokens } from "./backchannel-logout";
 import type { LogoutTokenMinter } from "./logout-token-minting";
@@ -50,6 +50,7 @@ export interface ApiDeps {
   identity: IdentityStyleSwitch;
   keys: SigningKeys;
   revocations: Revocations;
+  revocationEndpoint: RevocationEndpoint;
   /** Responses held open by a hang fault, closed on stop so nothing leaks. */
   hanging: Set<ServerResponse>;
   /** Stops a server from accepting connections for `ms` (connection refused), then listens again. */

@@ -18,7 +18,7 @@ import { handleJwksRequest } from "./jwks-endpoint";
 import { createLogoutAwareFetch, type BackchannelLogoutUri, type SentLogoutTokens } from "./backchannel-logout";
 import type { IdentityStyleSwitch } from "./identity-style";
 import type { SigningKeys } from "./signing-keys";
-import type { Revocations } from "./revocations";
+import type { RevocationEndpoint, Revocations } from "./revocations";
 import { customizeJwtAccessToken, resourceIndicatorsFeature } from "./jwt-access-tokens";
 
 type LogoutContext = { type: string; body: string; oidc: { session?: { accountId?: string }; client?: { clientId: string } } };
@@ -40,6 +40,7 @@ export interface ProviderDeps {
   identity: IdentityStyleSwitch;
   keys: SigningKeys;
   revocations: Revocations;
+  revocationEndpoint: RevocationEndpoint;
   /** Shared by every instance built for this sandbox, so grants and sessions survive a rebuild. */
   store: OidcStore;
   cookieKeys: string[];
@@ -47,7 +48,7 @@ export interface ProviderDeps {
 }
 
 export function createProvider(deps: ProviderDeps): Provider {
-  const { config, clients, stats, issued, identity, keys, revocations, store, cookieKeys, sentLogoutTokens } = deps;
+  const { config, clients, stats, issued, identity, keys, revocations, revocationEndpoint, store, cookieKeys, sentLogoutTokens } = deps;
   const provider = new Provider(config.authUrl, {
     adapter: store,
     clients: clients.map((client) => client.metadata),
@@ -64,8 +65,8 @@ export function createProvider(deps: ProviderDeps): Provider {
       resourceIndicators: resourceIndicatorsFeature(config, identity),
       // OIDC Back-Channel Logout 1.0 in every style: harmless when the app does not listen.
       backchannelLogout: { enabled: true },
-      // RFC 7009 in every style: the app's "sign out everywhere" uses it when discovery publishes it.
-      revocation: { enabled: true, allowedPolicy: revocations.allowedPolicy },
+      // RFC 7009 in every style unless switched off: the app's "sign out everywhere" uses it when discovery publishes it.
+      revocation: { enabled: revocationEndpoint.published, allowedPolicy: revocations.allowedPolicy },
       // RP-initiated logout (discovery's end_session_endpoint), on the sandbox's own pages.
       rpInitiatedLogout: {
         enabled: true,
@@ -164,7 +165,8 @@ export function createAuthServer(deps: AuthServerDeps): AuthServer {
   const store = createOidcStore();
   // Fresh keys per start: sessions do not need to survive a restart of an in-memory sandbox.
   const cookieKeys = [randomBytes(32).toString("base64url")];
-  // Client metadata is read at construction: a new back-channel URI takes a rebuild, like a new key.
+  // Client metadata and features are read at construction: a new back-channel URI or revocation switch takes a
+  // rebuild, like a new key.
   const providers = new ProviderSlot(() =>
     createProvider({ ...deps, clients: buildClients(config, deps.backchannelLogoutUri.current), store, cookieKeys }),
   );

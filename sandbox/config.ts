@@ -31,6 +31,8 @@ export interface SandboxConfig {
   accessTokenBytes: number | null;
   /** Where the partner client receives OIDC back-channel logout tokens; switchable at runtime. */
   backchannelLogoutUri: string;
+  /** Whether RFC 7009 revocation is published (discovery's `revocation_endpoint`); switchable at runtime. */
+  revocationEndpoint: boolean;
   /** One log line per request on stdout; main turns it on, tests keep it off. */
   logRequests: boolean;
 }
@@ -71,6 +73,7 @@ const envSchema = {
   SANDBOX_IDENTITY_STYLE: ["identityStyle", z.enum(identityStyles, { error: `must be one of ${identityStyles.join(", ")}` })],
   SANDBOX_ACCESS_TOKEN_BYTES: ["accessTokenBytes", tokenBytes],
   SANDBOX_BACKCHANNEL_LOGOUT_URI: ["backchannelLogoutUri", url],
+  SANDBOX_REVOCATION_ENDPOINT: ["revocationEndpoint", z.enum(["on", "off"], { error: "must be on or off" }).transform((value) => value === "on")],
 } as const satisfies Record<string, readonly [keyof SandboxConfig, z.ZodType]>;
 
 export class ConfigError extends Error {}
@@ -116,6 +119,7 @@ export function resolveConfig(overrides: Partial<SandboxConfig> = {}): SandboxCo
     identityStyle: overrides.identityStyle ?? "standard",
     accessTokenBytes: overrides.accessTokenBytes ?? null,
     backchannelLogoutUri: overrides.backchannelLogoutUri ?? "http://localhost:3000/api/auth/backchannel-logout",
+    revocationEndpoint: overrides.revocationEndpoint ?? true,
     logRequests: overrides.logRequests ?? false,
   };
   if (config.partnerClientId === config.devClientId) {

@@ -13,10 +13,11 @@ export const faultInputSchema = z.discriminatedUnion("target", [
       grantType: z.enum(["authorization_code", "refresh_token"]).optional(),
       status: status.optional(),
       delayMs: z.number().int().min(1).max(120_000).optional(),
+      hold: z.literal(true).optional(),
     })
     .strict()
-    .refine((fault) => (fault.status === undefined) !== (fault.delayMs === undefined), {
-      message: "a token fault needs exactly one of status or delayMs",
+    .refine((fault) => [fault.status, fault.delayMs, fault.hold].filter((v) => v !== undefined).length === 1, {
+      message: "a token fault needs exactly one of status, delayMs or hold",
     }),
   z
     .object({
@@ -59,6 +60,8 @@ type Target<T extends FaultInput["target"]> = Extract<Fault, { target: T }>;
 
 export class Faults {
   private active: Fault[] = [];
+  /** Token calls held by a `hold` fault, each waiting for the switches to be cleared. */
+  private held: (() => void)[] = [];
 
   add(input: FaultInput): Fault {
     const fault = { ...input, id: randomUUID(), remaining: input.count } as Fault;
@@ -70,8 +73,22 @@ export class Faults {
     return this.active.map((fault) => ({ ...fault }));
   }
 
+  /** Clears every switch and lets held token calls go on (DELETE /_sandbox/faults, reset, stop). */
   reset(): void {
     this.active = [];
+    const held = this.held;
+    this.held = [];
+    for (const release of held) release();
+  }
+
+  /** How many token calls a `hold` fault is holding now. */
+  heldCount(): number {
+    return this.held.length;
+  }
+
+  /** Resolves when the switches are next cleared: a held token call then goes on as if nothing happened. */
+  hold(): Promise<void> {
+    return new Promise((resolve) => this.held.push(resolve));
   }
 
   /** Consumes one use of the oldest fault that matches, so stacked faults fire in the order they were set. */

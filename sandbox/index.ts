@@ -11,7 +11,7 @@ import { IssuedTokens } from "./issued-tokens";
 import { ResponseStyleSwitch } from "./response-style";
 import { IdentityStyleSwitch } from "./identity-style";
 import { SigningKeys } from "./signing-keys";
-import { Revocations } from "./revocations";
+import { RevocationEndpoint, Revocations } from "./revocations";
 import { BackchannelLogoutUri, SentLogoutTokens } from "./backchannel-logout";
 import { LogoutTokenMinter } from "./logout-token-minting";
 
@@ -56,9 +56,22 @@ export async function startSandbox(overrides: Partial<SandboxConfig> = {}): Prom
   const identity = new IdentityStyleSwitch({ style: config.identityStyle, accessTokenBytes: config.accessTokenBytes });
   const [blobs, keys] = await Promise.all([BlobStorage.start(config), SigningKeys.create()]);
   const revocations = new Revocations(stats);
+  const revocationEndpoint = new RevocationEndpoint(config.revocationEndpoint);
   const sentLogoutTokens = new SentLogoutTokens();
   const backchannelLogoutUri = new BackchannelLogoutUri(config.backchannelLogoutUri);
-  const auth = createAuthServer({ config, stats, faults, issued, identity, keys, revocations, hanging, sentLogoutTokens, backchannelLogoutUri });
+  const auth = createAuthServer({
+    config,
+    stats,
+    faults,
+    issued,
+    identity,
+    keys,
+    revocations,
+    revocationEndpoint,
+    hanging,
+    sentLogoutTokens,
+    backchannelLogoutUri,
+  });
   const api = createApiServer({
     config,
     providers: auth.providers,
@@ -69,6 +82,7 @@ export async function startSandbox(overrides: Partial<SandboxConfig> = {}): Prom
     identity,
     keys,
     revocations,
+    revocationEndpoint,
     blobs,
     documents: new DocumentRegistry(),
     faults,
@@ -90,6 +104,8 @@ export async function startSandbox(overrides: Partial<SandboxConfig> = {}): Prom
 
   const stop = async () => {
     stopping = true;
+    // Held token calls go on and fail against the closed servers instead of waiting for ever.
+    faults.reset();
     for (const timer of outageTimers) clearTimeout(timer);
     for (const res of hanging) res.destroy();
     await Promise.all([close(auth.server), close(api), blobs.stop()]);

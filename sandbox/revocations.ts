@@ -1,5 +1,22 @@
 import type { Stats } from "./stats";
 
+/**
+ * Whether the auth server publishes RFC 7009 revocation (discovery's `revocation_endpoint` and
+ * `/connect/revocation`): configured, switched by the admin route, restored by reset. Off, it behaves like the
+ * spec's service, which names no revocation endpoint.
+ */
+export class RevocationEndpoint {
+  published: boolean;
+
+  constructor(private readonly initial: boolean) {
+    this.published = initial;
+  }
+
+  reset(): void {
+    this.published = this.initial;
+  }
+}
+
 type RevocableToken = { kind: string; jti: string; clientId: string };
 
 /**

@@ -77,6 +77,7 @@ export async function handleTokenRequest(deps: TokenEndpointDeps, req: IncomingM
     return;
   }
   if (fault?.delayMs !== undefined) await sleep(fault.delayMs);
+  if (fault?.hold) await deps.faults.hold();
 
   const { clientId, method } = presentedAuthentication(req, form);
   const client = deps.clients.find((candidate) => candidate.clientId === clientId);

@@ -39,10 +39,7 @@ test.describe("refresh-token rotation", () => {
     expect((await admin.stats()).grants.refresh_token).toBe(1);
   });
 
-  for (const [status, meaning] of [
-    [400, "an authentication error"],
-    [401, "failed validation"],
-  ] as const) {
+  for (const [status, meaning] of [[400, "invalid_grant: the refresh token refused"]] as const) {
     test(`a refresh refused with ${status} (${meaning}) asks the user to sign in again, with no server error`, async ({ page, admin }) => {
       await signIn(page, users.alice);
       await admin.fault({ target: "token", grantType: "refresh_token", status, count: 1 });
@@ -63,6 +60,31 @@ test.describe("refresh-token rotation", () => {
       await expect(page.getByTestId("account-record")).toContainText("alice@example.com");
     });
   }
+
+  test("a refused client (401 invalid_client: a wrong ESIGN_CLIENT_SECRET) signs nobody out, and once fixed the user carries on without signing in", async ({ page, admin }) => {
+    await signIn(page, users.alice);
+    await admin.reset();
+    // The deploy's mistake: every refresh refused as the service refuses a wrong client secret.
+    await admin.fault({ target: "token", grantType: "refresh_token", status: 401, count: 1000 });
+    await waitForExpiry(page, ACCESS_TOKEN_TTL_SECONDS);
+    await page.reload();
+    await expect(page.getByText("We could not load your account")).toBeVisible();
+    await expect(page.getByText("We could not renew your session with the e-signature service just now")).toBeVisible();
+    await expect(page.getByText("Your session has expired")).toHaveCount(0);
+    const during = await page.request.get("/api/account");
+    expect(during.status()).toBe(503);
+    expect((await during.json()).error.code).toBe("SERVICE_UNAVAILABLE");
+
+    // The fix deployed: the same session refreshes with the refresh token it kept.
+    await admin.clearFaults();
+    await page.getByRole("button", { name: "Try again" }).click();
+    await expect(page.getByTestId("account-record")).toContainText("alice@example.com");
+    await expect(page.getByText("Your session has expired")).toHaveCount(0);
+    const stats = await admin.stats();
+    expect(stats.tokenErrors["401"]).toBeGreaterThanOrEqual(2);
+    expect(stats.grants).toEqual({ authorization_code: 0, refresh_token: 1 });
+    expect(stats.refreshReuse).toBe(0);
+  });
 
   test("a token endpoint outage during refresh keeps the session and recovers when it clears", async ({ page, admin }) => {
     await signIn(page, users.alice);

@@ -1,5 +1,7 @@
 import "server-only";
+import * as oauth from "oauth4webapi";
 import { getConfig } from "@/lib/env";
+import { oauthRequestOptions } from "@/lib/esign/token-endpoint";
 
 /** The parts of the service's OpenID discovery document the app uses. */
 export type Discovery = {
@@ -13,11 +15,12 @@ const DISCOVERY_TTL_MS = 5 * 60_000;
 const DISCOVERY_TIMEOUT_MS = 10_000;
 let cached: { value: Promise<Discovery>; until: number } | undefined;
 
-async function fetchDiscovery(authUrl: string): Promise<Discovery> {
-  const response = await fetch(`${authUrl}/.well-known/openid-configuration`, { cache: "no-store", signal: AbortSignal.timeout(DISCOVERY_TIMEOUT_MS) });
-  if (!response.ok) throw new Error(`discovery answered ${response.status}`);
-  const body = (await response.json()) as Record<string, unknown>;
-  if (typeof body.issuer !== "string" || typeof body.jwks_uri !== "string") throw new Error("discovery document lacks issuer or jwks_uri");
+async function fetchDiscovery(issuer: string): Promise<Discovery> {
+  // oauth4webapi, as Auth.js reads it at sign-in: the document must name exactly the configured issuer.
+  const expected = new URL(issuer);
+  const response = await oauth.discoveryRequest(expected, { algorithm: "oidc", ...oauthRequestOptions("discovery", DISCOVERY_TIMEOUT_MS) });
+  const body = await oauth.processDiscoveryResponse(expected, response);
+  if (typeof body.jwks_uri !== "string") throw new Error("discovery document lacks jwks_uri");
   const url = (value: unknown) => (typeof value === "string" && URL.canParse(value) ? value : undefined);
   return {
     issuer: body.issuer,
@@ -28,12 +31,13 @@ async function fetchDiscovery(authUrl: string): Promise<Discovery> {
 }
 
 /**
- * The service's discovery document, fetched at most once per five minutes (a failure is not remembered, so the
- * next caller tries again). Deadline 10 s.
+ * The service's discovery document, the app's one copy (id_token and logout token keys, end session, revocation),
+ * fetched at most once per five minutes (a failure is not remembered, so the next caller tries again).
+ * Deadline 10 s. Measured as the `discovery` call.
  */
 export function getDiscovery(): Promise<Discovery> {
   if (cached && cached.until > Date.now()) return cached.value;
-  const value = fetchDiscovery(getConfig().authUrl);
+  const value = fetchDiscovery(getConfig().issuer);
   cached = { value, until: Date.now() + DISCOVERY_TTL_MS };
   value.catch(() => {
     if (cached?.value === value) cached = undefined;

@@ -1,7 +1,7 @@
 import "server-only";
-import { errors as joseErrors, jwtVerify } from "jose";
+import { jwtVerify } from "jose";
 import { getConfig } from "@/lib/env";
-import { serviceKeys } from "@/lib/auth/id-token";
+import { isKeysUnavailable, serviceKeys } from "@/lib/auth/id-token";
 
 const BACKCHANNEL_LOGOUT_EVENT = "http://schemas.openid.net/event/backchannel-logout";
 
@@ -26,7 +26,7 @@ export class InvalidLogoutTokenError extends Error {
   }
 }
 
-/** The service's keys could not be had (discovery or JWKS unreachable or slow): the service may retry later. */
+/** The service's keys could not be had (see isKeysUnavailable): the service may retry later. */
 export class LogoutTokenKeysUnavailableError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -61,10 +61,10 @@ export async function verifyLogoutToken(logoutToken: string): Promise<LogoutClai
       requiredClaims: ["iat", "jti"],
     });
   } catch (error) {
-    // An unknown `kid` is a forgery here, not a rotation to wait for: jose has already refetched the key set for it.
-    const unavailable = !(error instanceof joseErrors.JOSEError) || error instanceof joseErrors.JWKSTimeout || error instanceof joseErrors.JWKSInvalid;
+    // Read as the id_token's are: without the keys (including a `kid` jose cannot refetch for yet) the service may
+    // retry; a `kid` still unknown after a refetch is a forgery.
     const message = error instanceof Error ? error.message : String(error);
-    if (unavailable) throw new LogoutTokenKeysUnavailableError(`keys unavailable: ${message}`, { cause: error });
+    if (isKeysUnavailable(error)) throw new LogoutTokenKeysUnavailableError(`keys unavailable: ${message}`, { cause: error });
     throw new InvalidLogoutTokenError(message, { cause: error });
   }
   const { payload, protectedHeader } = verified;

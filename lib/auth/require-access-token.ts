@@ -28,7 +28,7 @@ export async function requireAccessToken(req: NextRequest): Promise<string> {
   const { record } = await requireSession(req);
   if (record.error || !record.accessToken) throw sessionExpiredError();
   if (isAccessTokenExpired(record)) {
-    // The refresh was deferred because the token endpoint could not be reached.
+    // The refresh was deferred: the token endpoint could not be reached, or refused the app's own client (a configuration fault).
     throw new AppError(
       "SERVICE_UNAVAILABLE",
       503,

@@ -2,6 +2,10 @@ import "server-only";
 import { getConfig } from "@/lib/env";
 import { AppError, sessionExpiredError } from "@/lib/errors";
 import { malformedResponse, sendToService, unexpectedStatus } from "@/lib/esign/http";
+import * as oauth from "oauth4webapi";
+import { clearClientRejected, reportClientRejected } from "@/lib/esign/client-rejection-log";
+import { describeTokenEndpointError, type TokenEndpointFailure } from "@/lib/esign/token-endpoint-failure";
+import { oauthClient, oauthRequestOptions, tokenEndpointServer } from "@/lib/esign/token-endpoint";
 import { recordReuseSuspect } from "@/lib/metrics/refresh";
 import {
   NAME_TOO_SHORT_MESSAGE,
@@ -74,70 +78,60 @@ export async function createDocument(accessToken: string, input: CreateDocumentI
   throw unexpectedStatus("document", status);
 }
 
-export type RefreshFailure = "rejected" | "client_rejected" | "unavailable";
+export type RefreshFailure = TokenEndpointFailure;
 
+/** A refresh that gave no tokens; `reason` says what it means for the session (see TokenEndpointFailure). */
 export class TokenRefreshError extends Error {
-  constructor(readonly reason: RefreshFailure, message: string) {
+  constructor(readonly reason: RefreshFailure, message: string, readonly code?: string) {
     super(message);
     this.name = "TokenRefreshError";
   }
 }
 
-/** The client's authentication for calls to the auth server, as configured (form fields or a Basic header). */
-function clientAuthentication(form: URLSearchParams): Record<string, string> {
-  const { clientId, clientSecret, tokenAuthMethod } = getConfig();
-  const headers: Record<string, string> = {
-    "content-type": "application/x-www-form-urlencoded",
-    accept: "application/json",
-  };
-  form.set("client_id", clientId);
-  if (clientSecret && tokenAuthMethod === "client_secret_post") form.set("client_secret", clientSecret);
-  if (clientSecret && tokenAuthMethod === "client_secret_basic") {
-    // RFC 6749 §2.3.1: form-encode both parts before base64.
-    const encode = (v: string) => encodeURIComponent(v).replace(/%20/g, "+");
-    headers.authorization = `Basic ${btoa(`${encode(clientId)}:${encode(clientSecret)}`)}`;
-  }
-  return headers;
-}
-
 /**
- * Operation 3 — POST {auth_url}/connect/token with grant_type=refresh_token.
- * The service returns a new refresh token every time; the caller must store it.
+ * Operation 3 — POST {auth_url}/connect/token with grant_type=refresh_token, through oauth4webapi (client
+ * authentication, error parsing, and the claims of a new id_token). The service returns a new refresh token
+ * every time; the caller must store it. Throws TokenRefreshError: `rejected` for invalid_grant, `misconfigured`
+ * when the client itself is refused (logged once per outage, with the fix), `unavailable` otherwise.
  */
 export async function refreshTokens(refreshToken: string): Promise<TokenResponse> {
-  const { authUrl, requestTimeoutMs } = getConfig();
-  const form = new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken });
-  const headers = clientAuthentication(form);
-  let response: Awaited<ReturnType<typeof sendToService>>;
+  const { client, authentication, extraParameters } = oauthClient();
+  const server = tokenEndpointServer();
+  let body: oauth.TokenEndpointResponse;
   try {
-    response = await sendToService("refresh", `${authUrl}/connect/token`, { method: "POST", headers, body: form }, requestTimeoutMs);
+    const options = oauthRequestOptions("refresh");
+    const response = await oauth.refreshTokenGrantRequest(server, client, authentication, refreshToken, { ...options, additionalParameters: extraParameters });
+    body = await oauth.processRefreshTokenResponse(server, client, response);
   } catch (error) {
-    throw new TokenRefreshError("unavailable", error instanceof Error ? error.message : "token endpoint unreachable");
+    const { failure, code, message } = describeTokenEndpointError(error);
+    // Only this code means the token was used or revoked, as a replayed stolen token would be.
+    if (code === "invalid_grant") recordReuseSuspect();
+    if (failure === "misconfigured") reportClientRejected(message);
+    if (failure === "rejected") clearClientRejected();
+    throw new TokenRefreshError(failure, `token endpoint ${message}`, code);
   }
-  const { status, body } = response;
-  if (status === 200) {
-    const parsed = tokenResponseSchema.safeParse(body);
-    if (!parsed.success) throw new TokenRefreshError("unavailable", "token endpoint returned a malformed token response");
-    return parsed.data;
-  }
-  if (status === 400) {
-    recordReuseSuspect();
-    throw new TokenRefreshError("rejected", "token endpoint rejected the refresh token (400)");
-  }
-  if (status === 401) throw new TokenRefreshError("client_rejected", "token endpoint rejected the client (401)");
-  throw new TokenRefreshError("unavailable", `token endpoint answered ${status}`);
+  clearClientRejected();
+  const parsed = tokenResponseSchema.safeParse(body);
+  if (!parsed.success) throw new TokenRefreshError("unavailable", "token endpoint returned a malformed token response");
+  return parsed.data;
 }
 
 /**
  * RFC 7009 token revocation at the endpoint the service's discovery publishes (the spec names none, so callers
- * only call this when discovery has one). Resolves whether the service confirmed it (200); never throws.
+ * only call this when discovery has one), through oauth4webapi. Resolves whether the service confirmed it (200);
+ * never throws.
  */
 export async function revokeToken(endpoint: string, token: string, hint: "refresh_token" | "access_token"): Promise<boolean> {
-  const form = new URLSearchParams({ token, token_type_hint: hint });
-  const headers = clientAuthentication(form);
+  const { client, authentication, extraParameters } = oauthClient();
+  const server: oauth.AuthorizationServer = { issuer: getConfig().issuer, revocation_endpoint: endpoint };
   try {
-    const { status } = await sendToService("revocation", endpoint, { method: "POST", headers, body: form }, getConfig().requestTimeoutMs);
-    return status === 200;
+    const options = oauthRequestOptions("revocation");
+    const response = await oauth.revocationRequest(server, client, authentication, token, {
+      ...options,
+      additionalParameters: { ...extraParameters, token_type_hint: hint },
+    });
+    await oauth.processRevocationResponse(response);
+    return true;
   } catch {
     return false;
   }

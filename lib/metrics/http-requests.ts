@@ -12,9 +12,13 @@ const KNOWN_ROUTES = new Set([
   "/api/documents",
   "/api/health",
   "/api/health/ready",
+  "/api/sessions",
+  "/api/auth/backchannel-logout",
   "/favicon.ico",
   "/brand/mark.svg",
 ]);
+/** Routes with an id in the path (one session of the user's): one label for all ids. */
+const ROUTE_FAMILIES: [RegExp, string][] = [[/^\/api\/sessions\/[^/]+$/, "/api/sessions/[id]"]];
 const AUTH_ACTIONS = new Set(["signin", "callback", "signout", "session", "csrf", "providers", "error"]);
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
@@ -23,6 +27,8 @@ export function routeLabel(pathname: string): string {
   if (KNOWN_ROUTES.has(pathname)) return pathname;
   if (pathname.startsWith("/_next/static/")) return "/_next/static";
   if (pathname.startsWith("/_next/")) return "/_next";
+  const family = ROUTE_FAMILIES.find(([pattern]) => pattern.test(pathname));
+  if (family) return family[1];
   const auth = /^\/api\/auth\/([^/]+)/.exec(pathname);
   if (auth) return AUTH_ACTIONS.has(auth[1]!) ? `/api/auth/${auth[1]}` : "/api/auth/other";
   return "other";

@@ -7,9 +7,12 @@ import { counter, histogram } from "@/lib/metrics/registry";
  * - waited: it joined a refresh in flight (in this process or, through Redis, on another instance);
  * - replayed: it got the result of a refresh that had already finished (the replay grace period);
  * - deferred: no new tokens for now (token endpoint unavailable, or gave up waiting); the session is kept;
- * - rejected: the token endpoint refused the refresh token (or the refreshed id_token failed); the session ends.
+ * - misconfigured: no new tokens because the token endpoint refused the app's own client (invalid_client or
+ *   unauthorized_client: a wrong ESIGN_CLIENT_SECRET, say); the session and its refresh token are kept;
+ * - rejected: the token endpoint refused the refresh token (invalid_grant, or a 400 without an error code), or
+ *   the refreshed id_token failed its check; the session ends.
  */
-export type RefreshOutcome = "refreshed" | "waited" | "replayed" | "deferred" | "rejected";
+export type RefreshOutcome = "refreshed" | "waited" | "replayed" | "deferred" | "misconfigured" | "rejected";
 
 /** Records how one refresh attempt ended. */
 export function recordRefresh(outcome: RefreshOutcome): void {

@@ -4,7 +4,8 @@ import { histogram } from "@/lib/metrics/registry";
 /**
  * The calls the app makes to the service. `token` is the authorization-code exchange of the authorize callback,
  * `refresh` the refresh grant (both at /connect/token); `discovery` the discovery document and JWKS the callback
- * and id_token checks read; `revocation` is reserved for sign-out revoking tokens.
+ * and id_token checks read; `revocation` the RFC 7009 revocation of a session's refresh token when the user
+ * signs out (or ends sessions elsewhere) and discovery publishes a `revocation_endpoint`.
  */
 export type ServiceOperation = "discovery" | "token" | "refresh" | "getuserinfo" | "create_document" | "revocation";
 

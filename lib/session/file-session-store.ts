@@ -122,6 +122,7 @@ export function createFileSessionStore(dir: string): SessionStore & { close(): v
           return true;
         }),
       ),
+    releaseClaim: (name) => serialised(`claim:${name}`, () => withStorage((s) => s.removeItem(`claims:${name}`))),
     // One instance: the in-process single-flight (session-refresh.ts) already lets one refresh run per session.
     tryLock: async () => true,
     renewLock: async () => true,

@@ -112,6 +112,9 @@ export function createRedisSessionStore(connection: RedisConnection, maxAgeMs: n
     idsForOidcSid: (oidcSid) => idsIn(oidcSidKey(oidcSid)),
     claimOnce: (name, ttlMs) =>
       run(async (c) => (await c.set(`esign:claim:{${name}}`, "1", { condition: "NX", expiration: { type: "PX", value: ttlMs } })) === "OK"),
+    releaseClaim: async (name) => {
+      await run((c) => c.del(`esign:claim:{${name}}`));
+    },
     tryLock: (id, owner, ttlMs) =>
       run(async (c) => (await c.set(lockKey(id), owner, { condition: "NX", expiration: { type: "PX", value: ttlMs } })) === "OK"),
     renewLock: (id, owner, ttlMs) => run(async (c) => Number(await c.eval(RENEW, { keys: [lockKey(id)], arguments: [owner, String(ttlMs)] })) === 1),

@@ -84,9 +84,10 @@ async function refreshHeld(session: StoredSession): Promise<SessionRecord> {
   try {
     response = await refreshTokens(record.refreshToken!);
   } catch (error) {
-    if (error instanceof TokenRefreshError && error.reason === "unavailable") {
-      // A blip at the token endpoint must not sign anyone out: keep the session and try again next request.
-      recordRefresh("deferred");
+    if (error instanceof TokenRefreshError && error.reason !== "rejected") {
+      // Neither a blip at the token endpoint nor the app's own client refused (a configuration fault, logged once
+      // per outage with its fix) must sign anyone out: keep the session and its refresh token, try again next request.
+      recordRefresh(error.reason === "misconfigured" ? "misconfigured" : "deferred");
       log().warn({ msg: `token refresh deferred: ${error.message}`, requestId: currentRequestId() });
       return record;
     }

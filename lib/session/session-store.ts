@@ -49,6 +49,8 @@ export interface SessionStore {
   idsForOidcSid(oidcSid: string): Promise<string[]>;
   /** True the first time `name` is claimed within `ttlMs` (back-channel logout's `jti` replay check). */
   claimOnce(name: string, ttlMs: number): Promise<boolean>;
+  /** Gives a claim back, so that `name` can be claimed again at once (what it guarded was not carried out). */
+  releaseClaim(name: string): Promise<void>;
   /**
    * Takes the refresh lock of session `id` for `owner` if it is free. Stores that serve one instance only may
    * always grant it: the in-process single-flight in front of them already serialises refreshes.

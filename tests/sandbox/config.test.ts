@@ -23,6 +23,7 @@ describe("sandbox configuration", () => {
       identityStyle: "standard",
       accessTokenBytes: null,
       backchannelLogoutUri: "http://localhost:3000/api/auth/backchannel-logout",
+      revocationEndpoint: true,
       logRequests: false,
     });
   });
@@ -44,6 +45,7 @@ describe("sandbox configuration", () => {
         SANDBOX_DEV_CLIENT_ID: "",
         SANDBOX_IDENTITY_STYLE: "identityserver",
         SANDBOX_ACCESS_TOKEN_BYTES: "4096",
+        SANDBOX_REVOCATION_ENDPOINT: "off",
       }),
     ).toEqual({
       redirectUris: ["http://localhost:3000/cb", "https://demo.example/cb"],
@@ -53,19 +55,20 @@ describe("sandbox configuration", () => {
       responseStyle: "variant",
       identityStyle: "identityserver",
       accessTokenBytes: 4096,
+      revocationEndpoint: false,
     });
   });
 
   it("reports every bad value at once, each with its variable name", () => {
     let caught: unknown;
     try {
-      parseEnv({ SANDBOX_API_PORT: "70000", SANDBOX_SAS_TTL: "-5", SANDBOX_PARTNER_AUTH_METHOD: "private_key_jwt", SANDBOX_AUTH_URL: "localhost", SANDBOX_ACCESS_TOKEN_BYTES: "100" });
+      parseEnv({ SANDBOX_API_PORT: "70000", SANDBOX_SAS_TTL: "-5", SANDBOX_PARTNER_AUTH_METHOD: "private_key_jwt", SANDBOX_AUTH_URL: "localhost", SANDBOX_ACCESS_TOKEN_BYTES: "100", SANDBOX_REVOCATION_ENDPOINT: "yes" });
     } catch (error) {
       caught = error;
     }
     expect(caught).toBeInstanceOf(ConfigError);
     const message = (caught as Error).message;
-    for (const key of ["SANDBOX_API_PORT", "SANDBOX_SAS_TTL", "SANDBOX_PARTNER_AUTH_METHOD", "SANDBOX_AUTH_URL", "SANDBOX_ACCESS_TOKEN_BYTES"]) {
+    for (const key of ["SANDBOX_API_PORT", "SANDBOX_SAS_TTL", "SANDBOX_PARTNER_AUTH_METHOD", "SANDBOX_AUTH_URL", "SANDBOX_ACCESS_TOKEN_BYTES", "SANDBOX_REVOCATION_ENDPOINT"]) {
       expect(message).toContain(key);
     }
   });

@@ -94,3 +94,17 @@ describe("JWKS faults and counting", () => {
     expect((await addFault(sandbox, fault)).status).toBe(400);
   });
 });
+
+describe("JWKS down with a rotated key", () => {
+  it("mints a logout token under the new key while /connect/jwks answers 503, and the key is published once it is back", async () => {
+    const before: KeySummary = await (await adminSend(sandbox, "GET", "keys")).json();
+    const { signingKid } = await rotate();
+    expect(signingKid).not.toBe(before.signingKid);
+    await addFault(sandbox, { target: "jwks", status: 503, count: 3 });
+    const { jwt } = (await (await adminSend(sandbox, "POST", "logout-token", { sub: "6f1c2b0e-4d0a-4a8e-9a51-1c7e3f0a2b11" })).json()) as { jwt: string };
+    expect(decodeProtectedHeader(jwt).kid).toBe(signingKid);
+    expect((await fetch(`${sandbox.authUrl}/connect/jwks`)).status).toBe(503);
+    await adminSend(sandbox, "DELETE", "faults");
+    expect((await publishedJwks(sandbox)).keys.map((key) => key.kid)).toContain(signingKid);
+  });
+});

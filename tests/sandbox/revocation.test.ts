@@ -81,3 +81,22 @@ describe("refresh-token status", () => {
     expect((await adminSend(sandbox, "GET", "refresh-token-status")).status).toBe(400);
   });
 });
+
+describe("without a published revocation endpoint (as the spec's service)", () => {
+  it("leaves revocation_endpoint out of discovery and /connect/revocation unanswered until switched back or reset", async () => {
+    const tokens = await partnerTokens(sandbox);
+    const off = await adminSend(sandbox, "PUT", "revocation-endpoint", { published: false });
+    expect(await off.json()).toEqual({ published: false });
+    const discovery = await (await fetch(`${sandbox.authUrl}/.well-known/openid-configuration`)).json();
+    expect(discovery).not.toHaveProperty("revocation_endpoint");
+    expect((await revoke({ token: tokens.refresh_token ?? "", ...PARTNER })).status).toBe(404);
+    // Grants survive the switch (the provider is rebuilt on the same store).
+    expect(await refresh(tokens.refresh_token ?? "")).toMatchObject({ status: 200 });
+
+    await fetch(`${sandbox.apiUrl}/_sandbox/reset`, { method: "POST" });
+    expect(await (await adminSend(sandbox, "GET", "revocation-endpoint")).json()).toEqual({ published: true });
+    expect((await (await fetch(`${sandbox.authUrl}/.well-known/openid-configuration`)).json()).revocation_endpoint).toBe(
+      `${sandbox.authUrl}/connect/revocation`,
+    );
+  });
+});

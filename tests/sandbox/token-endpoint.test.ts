@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RunningSandbox } from "../../sandbox/index";
-import { REDIRECT_URI, setUpTestSandbox } from "./support/sandbox";
+import { REDIRECT_URI, addFault, adminSend, setUpTestSandbox } from "./support/sandbox";
 import { PARTNER, obtainCode, partnerTokens, postToken } from "./support/oauth";
 
 let sandbox: RunningSandbox;
@@ -248,5 +248,42 @@ describe("dev-client (shared development client)", () => {
       client_secret: "anything",
     });
     expect(status).toBe(401);
+  });
+});
+
+describe("token fault switches", () => {
+  const refresh = (refreshToken: string) => postToken(sandbox, { grant_type: "refresh_token", refresh_token: refreshToken, ...PARTNER });
+
+  it("answers refreshes 401 invalid_client on demand, code exchanges untouched, until DELETE /_sandbox/faults fixes it", async () => {
+    const tokens = await partnerTokens(sandbox);
+    expect((await addFault(sandbox, { target: "token", grantType: "refresh_token", status: 401, count: 1000 })).status).toBe(201);
+    const refused = await refresh(tokens.refresh_token ?? "");
+    expect(refused).toMatchObject({ status: 401, body: { error: "invalid_client" } });
+    expect(await refresh(tokens.refresh_token ?? "")).toMatchObject({ status: 401 });
+    // A sign-in still works: the fault is for refreshes only.
+    await partnerTokens(sandbox);
+
+    const cleared = await adminSend(sandbox, "DELETE", "faults");
+    expect(cleared.status).toBe(200);
+    expect(await cleared.json()).toEqual({ faults: [] });
+    // The refused calls never reached the library: the refresh token is still good.
+    expect(await refresh(tokens.refresh_token ?? "")).toMatchObject({ status: 200, body: { token_type: "Bearer" } });
+  });
+
+  it("holds a refresh until the faults are cleared, then answers it as usual", async () => {
+    const tokens = await partnerTokens(sandbox);
+    await addFault(sandbox, { target: "token", grantType: "refresh_token", hold: true });
+    let settled = false;
+    const held = refresh(tokens.refresh_token ?? "").finally(() => (settled = true));
+    await expect.poll(async () => (await (await adminSend(sandbox, "GET", "faults")).json()).heldTokenCalls).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(settled).toBe(false);
+    await adminSend(sandbox, "DELETE", "faults");
+    expect(await held).toMatchObject({ status: 200, body: { refresh_token: expect.any(String) } });
+    expect((await (await adminSend(sandbox, "GET", "faults")).json()).heldTokenCalls).toBe(0);
+  });
+
+  it("refuses a token fault with more than one of status, delayMs and hold", async () => {
+    expect((await addFault(sandbox, { target: "token", status: 401, hold: true })).status).toBe(400);
   });
 });

@@ -17,6 +17,8 @@ export type StandInIssuer = {
   tokenCalls: number;
   /** When set, `/jwks` answers this status instead of the keys (the key set cannot be fetched). */
   jwksFailure: number | undefined;
+  /** Public keys `/jwks` publishes after k1's (a rotation: tests push the new key's JWK here). */
+  additionalKeys: Record<string, unknown>[];
   close(): Promise<void>;
 };
 
@@ -37,13 +39,14 @@ export async function startStandInIssuer(options: { issuerWithTrailingSlash?: bo
     tokenDelayMs: 0,
     tokenCalls: 0,
     jwksFailure: undefined,
+    additionalKeys: [],
     close: () => new Promise((r) => server.close(() => r())) };
   const server: Server = createServer((req, res) => {
     res.setHeader("content-type", "application/json");
     if (req.url === "/.well-known/openid-configuration") res.end(JSON.stringify({ issuer: issuer.issuer, jwks_uri: `${url}/jwks` }));
     else if (req.url === "/jwks") {
       if (issuer.jwksFailure) res.writeHead(issuer.jwksFailure).end("{}");
-      else res.end(JSON.stringify({ keys: [jwk] }));
+      else res.end(JSON.stringify({ keys: [jwk, ...issuer.additionalKeys] }));
     } else if (req.url === "/connect/token") {
       issuer.tokenCalls += 1;
       req.resume().once("end", () => {

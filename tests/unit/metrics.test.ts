@@ -34,6 +34,10 @@ describe("metrics", () => {
     expect(routeLabel("/_next/static/chunks/abc123.js")).toBe("/_next/static");
     expect(routeLabel("/wp-admin/setup.php")).toBe("other");
     expect(routeLabel("/api/auth/../../etc")).toBe("/api/auth/other");
+    expect(routeLabel("/api/auth/backchannel-logout")).toBe("/api/auth/backchannel-logout");
+    expect(routeLabel("/api/sessions")).toBe("/api/sessions");
+    expect(routeLabel("/api/sessions/3f1c9a7e-session-id")).toBe("/api/sessions/[id]");
+    expect(routeLabel("/api/sessions/a/b")).toBe("other");
     recordHttpRequest("GET", "/account", 200, 0.01);
     recordHttpRequest("BREW", "/secret-looking/alice@example.com", 404, 0.01);
     const { getMetricsRegistry } = await import("@/lib/metrics/registry");

@@ -109,6 +109,15 @@ describe.each(stores)("the %s session store", (kind, create) => {
     await sleep(300);
     expect(await store.claimOnce(name, 200)).toBe(true);
   });
+
+  it("lets a released claim be claimed again at once", async () => {
+    const store = create();
+    const name = unique("jti");
+    expect(await store.claimOnce(name, 60_000)).toBe(true);
+    await store.releaseClaim(name);
+    expect(await store.claimOnce(name, 60_000)).toBe(true);
+    expect(await store.claimOnce(name, 60_000)).toBe(false);
+  });
 });
 
 describe("the redis session store", () => {
