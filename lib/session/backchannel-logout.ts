@@ -1,7 +1,8 @@
 import "server-only";
 import { LOGOUT_TOKEN_ACCEPTANCE_WINDOW_MS, type LogoutClaims } from "@/lib/auth/logout-token";
 import { endSessions } from "@/lib/session/end-sessions";
-import { getSessionStore, sessionsOfOidcSid, sessionsOfSubject, type StoredSession } from "@/lib/session/sessions";
+import { sessionsOfOidcSid, sessionsOfSubject, type StoredSession } from "@/lib/session/sessions";
+import { getSessionStore } from "@/lib/session/store-instance";
 import { storeName } from "@/lib/session/session-keys";
 
 /**
