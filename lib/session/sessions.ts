@@ -88,7 +88,8 @@ export async function readSession(handle: string): Promise<StoredSession | null>
   const session = await readSessionById(storeName("session", handle));
   if (!session) return null;
   const now = Date.now();
-  if (now - session.envelope.lastSeenAt >= TOUCH_INTERVAL_MS) {
+  // Tokens kept in this process (the store was unreachable) have no stored times to move until the store takes them.
+  if (now - session.envelope.lastSeenAt >= TOUCH_INTERVAL_MS && !unsavedSession(session.id)) {
     const expiresAt = sessionExpiresAt(session.envelope.createdAt, now, getConfig().sessions);
     // Not awaited: the request needs the session, not the new last-seen time (a write, fsync'd on the file store).
     // A touch that fails leaves the old time; the next request tries again.
