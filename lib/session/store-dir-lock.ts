@@ -55,8 +55,13 @@ function isAlive(pid: number): boolean {
  */
 function isStale(path: string, holder: Holder | null): boolean {
   if (!holder) return true;
-  const age = Date.now() - statSync(path).mtimeMs;
-  if (age > STALE_AFTER_MS) return true;
+  let touchedAt: number;
+  try {
+    touchedAt = statSync(path).mtimeMs;
+  } catch {
+    return true; // released meanwhile
+  }
+  if (Date.now() - touchedAt > STALE_AFTER_MS) return true;
   return holder.host === hostname() && (holder.pid === process.pid || !isAlive(holder.pid));
 }
 
