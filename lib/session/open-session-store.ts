@@ -7,21 +7,24 @@ import { lockStoreDir } from "@/lib/session/store-dir-lock";
 import { getSessionStore } from "@/lib/session/store-instance";
 
 /**
- * Opens the session store at server start: the embedded store's folder is locked to this process (a second
+ * Readies the session store at server start. The embedded store's folder is locked to this process (a second
  * server on it throws StoreDirLockedError, see store-dir-lock.ts) and its index built (a failed scan is tried
- * again at the next use); the store joins the dependency probe round as `session-store` (readiness's body and
- * metrics, never readiness itself).
+ * again at the next use). Redis is left to connect at first use, as before: connecting while the server loads
+ * its modules let the 1 s connect timeout fire on a busy event loop (a spurious outage warning). Either store
+ * joins the dependency probe round as `session-store` (readiness's body and metrics, never readiness itself).
  */
 export function openSessionStore(): void {
   const { redisUrl, sessions } = getConfig();
-  if (!redisUrl) lockStoreDir(sessions.storeDir);
-  const store = getSessionStore();
   const probeId = storeName("session", "dependency-probe");
   registerDependencyProbe("session-store", async () => {
-    await store.get(probeId);
+    await getSessionStore().get(probeId);
   });
-  // Builds the file store's index now rather than at the first signed-in request; a failure is retried then.
-  void store.get(probeId).catch(() => {});
+  if (redisUrl) return;
+  lockStoreDir(sessions.storeDir);
+  // Builds the index now rather than at the first signed-in request; a failure is retried then.
+  void getSessionStore()
+    .get(probeId)
+    .catch(() => {});
 }
 
 /** Reports the store's active sessions at each scrape (with METRICS_PORT). */
