@@ -1,10 +1,9 @@
 import { mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { defineConfig, devices, type PlaywrightTestConfig } from "@playwright/test";
 import { chromiumArgs, chromiumExecutablePath } from "./e2e/chromium-path";
 import { ACCESS_TOKEN_TTL_SECONDS, slotPorts, slotUrls, urls, workerCount } from "./e2e/ports";
 import { SERVER_LOG_DIR } from "./e2e/server-log-scan";
+import { sessionStoreDir } from "./e2e/session-store-scan";
 import { APP_SECRET, DEV_APP_SECRET } from "./e2e/secrets";
 import { deployUrls } from "./e2e/deploy/origins";
 
@@ -18,12 +17,9 @@ mkdirSync(SERVER_LOG_DIR, { recursive: true });
 const startApp = (port: number) =>
   `bash -c 'set -o pipefail; PORT=${port} HOSTNAME=127.0.0.1 node .next/standalone/server.js 2>&1 | tee ${SERVER_LOG_DIR}/app-${port}.log'`;
 
-/**
- * Each app server's embedded session store, a directory of its own. Not emptied here: Playwright loads this file
- * again in every worker, while the servers run. Sessions left by an earlier run name a sandbox that is gone and
- * expire with the idle timeout.
- */
-const sessionStoreDir = (port: number) => join(tmpdir(), `esign-e2e-sessions-${port}`);
+// Each app server's embedded session store, a directory of its own (sessionStoreDir). Not emptied here: Playwright
+// loads this file again in every worker, while the servers run. Sessions left by an earlier run name a sandbox
+// that is gone and expire with the idle timeout.
 
 // The app servers the deployment specs (e2e/deploy/) start themselves.
 const deployAppUrls = Object.values(deployUrls);

@@ -2,6 +2,12 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
+/**
+ * The embedded session store of the e2e app server on `port`: a folder of its own, since a second server on one
+ * folder refuses to start.
+ */
+export const sessionStoreDir = (port: number) => path.join(tmpdir(), `esign-e2e-sessions-${port}`);
+
 /** Where the e2e app servers keep their embedded session stores (playwright.config.ts, e2e/deploy/). */
 export const sessionStoreDirs = (): string[] => [
   ...readdirSync(tmpdir())

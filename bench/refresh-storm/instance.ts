@@ -3,8 +3,7 @@
  * config, session store connection and in-flight refresh map, as a separate server process would have.
  */
 import { resolveSession } from "@/lib/session/current-session";
-import { storeName } from "@/lib/session/session-keys";
-import { createSession, readSession, writeSession } from "@/lib/session/sessions";
+import { createSession, readSession } from "@/lib/session/sessions";
 import type { TokenSet } from "../../tests/sandbox/support/oauth";
 import { serveCalls } from "../lib/app-worker";
 import { sessionRecordFromTokens } from "../lib/session-from-tokens";
@@ -50,10 +49,10 @@ const handlers = {
     await timeEach(warmUp, () => resolveSession(handle, true));
     const read = await timeEach(reads, () => readSession(handle));
     const resolved = await timeEach(reads, () => resolveSession(handle, true));
-    const stale = Array.from({ length: Math.min(reads, 300) }, () => crypto.randomUUID());
     const longAgo = Date.now() - LONG_AGO_MS;
     const record = { ...sessionRecordFromTokens(tokens, SCOPE), accessTokenExpiresAt: Math.floor(Date.now() / 1000) + 3600 };
-    for (const h of stale) await writeSession(storeName("session", h), record, { createdAt: longAgo, lastSeenAt: longAgo });
+    const stale: string[] = [];
+    for (let i = 0; i < Math.min(reads, 300); i++) stale.push(await createSession(record, { createdAt: longAgo, lastSeenAt: longAgo }));
     const touched = await timeEach(stale.length, (i) => readSession(stale[i]!));
     return { read, resolved, touched };
   },

@@ -4,6 +4,7 @@ import type { SandboxStats } from "../fixtures/sandbox";
 import { fillSandboxSignIn, signIn, users } from "../fixtures/users";
 import { urls, ports } from "../ports";
 import { startApp, type RunningApp } from "../../bench/load/app-server";
+import { sessionStoreDir } from "../session-store-scan";
 
 const EXPIRED_TITLE = "This sign-in link has expired or was already used";
 const ADMIN_TEXT = "contact the app's administrator";
@@ -271,6 +272,7 @@ test.describe("a real configuration error", () => {
       ESIGN_CLIENT_SECRET: "not-the-registered-secret",
       AUTH_URL: urls.misconfiguredApp,
       AUTH_SECRET: "e2e-only-misconfigured-app-secret-0123456789abcdef",
+      SESSION_STORE_DIR: sessionStoreDir(ports.misconfiguredApp),
     });
   });
 

@@ -1,6 +1,7 @@
 import { test, expect } from "../fixtures/test";
 import { signIn, users } from "../fixtures/users";
 import { deployPorts, deployUrls } from "./origins";
+import { sessionStoreDir } from "../session-store-scan";
 import { sandboxEnv, startStandaloneApp, type StandaloneApp } from "./standalone-server";
 
 test.use({ baseURL: deployUrls.gracefulShutdown });
@@ -25,6 +26,7 @@ test.describe("graceful shutdown", () => {
         ...sandboxEnv,
         AUTH_URL: deployUrls.gracefulShutdown,
         AUTH_SECRET: "e2e-only-shutdown-secret-0123456789abcdef0123",
+        SESSION_STORE_DIR: sessionStoreDir(deployPorts.gracefulShutdown),
         // Shorter than the service's delay below, so the listener closes with the request still in flight.
         SHUTDOWN_READINESS_DELAY_MS: "1500",
       },

@@ -1,6 +1,7 @@
 import { test, expect } from "../fixtures/test";
 import { signIn, users } from "../fixtures/users";
 import { deployPorts, deployUrls } from "./origins";
+import { sessionStoreDir } from "../session-store-scan";
 import { sandboxEnv, startStandaloneApp, type StandaloneApp } from "./standalone-server";
 
 const OLD_SECRET = "e2e-only-old-auth-secret-0123456789abcdef0123456";
@@ -17,7 +18,7 @@ test.describe("AUTH_SECRET rotation", () => {
       dir: ".next/standalone",
       port: deployPorts.secretRotation,
       name: "secret-rotation",
-      env: { ...sandboxEnv, AUTH_URL: deployUrls.secretRotation, AUTH_SECRET: authSecret },
+      env: { ...sandboxEnv, AUTH_URL: deployUrls.secretRotation, AUTH_SECRET: authSecret, SESSION_STORE_DIR: sessionStoreDir(deployPorts.secretRotation) },
     });
   };
 

@@ -3,6 +3,7 @@ import { test, expect, type Browser, type BrowserContext, type Page } from "@pla
 import { startAppInstance, startSandboxProcess, type SandboxUrls } from "../../scripts/lib/app-cluster";
 import type { RunningProcess } from "../../scripts/lib/child-process";
 import { signIn, users } from "../fixtures/users";
+import { sessionStoreDir } from "../session-store-scan";
 import { tracingPorts as PORTS } from "./ports";
 
 /**
@@ -67,7 +68,12 @@ test.beforeAll(async ({ browser }: { browser: Browser }) => {
     sandbox: sandbox.urls,
     authSecret: AUTH_SECRET,
     serverActionsKey: Buffer.alloc(32, 5).toString("base64"),
-    env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${PORTS.otlp}`, OTEL_BSP_SCHEDULE_DELAY: "200", OTEL_SERVICE_NAME: "esign-partner-e2e" },
+    env: {
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${PORTS.otlp}`,
+      OTEL_BSP_SCHEDULE_DELAY: "200",
+      OTEL_SERVICE_NAME: "esign-partner-e2e",
+      SESSION_STORE_DIR: sessionStoreDir(PORTS.appA),
+    },
   });
   context = await browser.newContext({ baseURL: app.url });
   page = await context.newPage();

@@ -237,6 +237,37 @@ test("AUTH_SECRET rotated one instance at a time under load: nobody signed out, 
   console.log(`secret rotation under load: ${observed.length} requests over ${elapsedS.toFixed(0)} s, all 200, ${stats.grants.refresh_token} refreshes, 0 reuse`);
 });
 
+test("sign out everywhere on A while B's refresh is held at the token endpoint: B's session stays ended", async ({ browser }: { browser: Browser }) => {
+  test.setTimeout(60_000);
+  const issuedBefore = new Set(await admin.issuedTokens());
+  // Two more browsers of another user, so alice's session above is untouched.
+  const [held, signingOut] = await Promise.all([browser.newContext({ baseURL: a.url }), browser.newContext({ baseURL: a.url })]);
+  try {
+    await signIn(await held.newPage(), users.bob);
+    const heldExpiresAt = Date.now() + TTL_SECONDS * 1000 + 500;
+    await signIn(await signingOut.newPage(), users.bob);
+    await page.waitForTimeout(heldExpiresAt - Date.now());
+
+    await admin.fault({ target: "token", grantType: "refresh_token", delayMs: 4_000, count: 1 });
+    const refreshing = account(held.request, b);
+    await page.waitForTimeout(1_000);
+    expect((await signingOut.request.delete(`${a.url}/api/sessions`)).status()).toBe(200);
+    expect(await refreshing).toMatchObject({ instance: "B", status: 401 });
+    // Still ended a token lifetime later, on either instance.
+    await page.waitForTimeout(TTL_SECONDS * 1000 + 500);
+    expect((await account(held.request, a)).status).toBe(401);
+    expect((await account(held.request, b)).status).toBe(401);
+
+    const issued = (await admin.issuedTokens()).filter((t) => !issuedBefore.has(t));
+    const statuses = await Promise.all(
+      issued.map(async (t) => ((await (await fetch(`${sandbox.urls.api}/_sandbox/refresh-token-status?token=${encodeURIComponent(t)}`)).json()) as { status: string }).status),
+    );
+    expect(statuses.filter((st) => st === "active"), "no refresh token of this test still usable").toEqual([]);
+  } finally {
+    await Promise.all([held.close(), signingOut.close()]);
+  }
+});
+
 test("the lock holder dies mid-refresh: the session survives or asks to sign in again, never a 5xx", async () => {
   test.setTimeout(60_000);
   await waitForExpiry();

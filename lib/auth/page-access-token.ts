@@ -2,7 +2,7 @@ import "server-only";
 import { cookies, headers } from "next/headers";
 import { decodeSessionCookie, sessionCookieName } from "@/lib/auth/session-cookie";
 import { resolveSession, shouldRefresh, type SessionState } from "@/lib/session/current-session";
-import { isAccessTokenExpired } from "@/lib/session/session-record";
+import { accessTokenState } from "@/lib/session/session-record";
 
 /**
  * The server-side session behind the page or Server Action being run (null without a session cookie), read
@@ -23,7 +23,6 @@ export async function readPageSession(): Promise<SessionState | null> {
 export async function readPageAccessToken(): Promise<string | null> {
   const state = await readPageSession();
   if (state?.status !== "active") return null;
-  const { record } = state;
-  if (!record.accessToken || record.error || isAccessTokenExpired(record)) return null;
-  return record.accessToken;
+  const token = accessTokenState(state.record);
+  return token.status === "usable" ? token.accessToken : null;
 }

@@ -3,7 +3,7 @@ import type { NextRequest } from "next/server";
 import { AppError, sessionExpiredError, sessionStoreUnavailableError } from "@/lib/errors";
 import { readSessionToken } from "@/lib/auth/session-cookie";
 import { resolveSession, shouldRefresh } from "@/lib/session/current-session";
-import { isAccessTokenExpired, type SessionRecord } from "@/lib/session/session-record";
+import { accessTokenState, type SessionRecord } from "@/lib/session/session-record";
 
 const notSignedIn = () => new AppError("UNAUTHENTICATED", 401, "You are not signed in.");
 
@@ -26,8 +26,9 @@ export async function requireSession(req: NextRequest): Promise<{ id: string; re
 /** The access token of the request's session, for a route handler to call the service with. */
 export async function requireAccessToken(req: NextRequest): Promise<string> {
   const { record } = await requireSession(req);
-  if (record.error || !record.accessToken) throw sessionExpiredError();
-  if (isAccessTokenExpired(record)) {
+  const token = accessTokenState(record);
+  if (token.status === "expired") throw sessionExpiredError();
+  if (token.status === "deferred") {
     // The refresh was deferred: the token endpoint could not be reached, or refused the app's own client (a configuration fault).
     throw new AppError(
       "SERVICE_UNAVAILABLE",
@@ -35,5 +36,5 @@ export async function requireAccessToken(req: NextRequest): Promise<string> {
       "We could not renew your session with the e-signature service just now. Please try again shortly.",
     );
   }
-  return record.accessToken;
+  return token.accessToken;
 }

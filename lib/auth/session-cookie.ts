@@ -33,7 +33,7 @@ function readCookieValue(cookies: CookieReader, name: string): string | undefine
  * Recently decrypted cookies, so that proxy.ts and the route handler behind it (and a session's
  * repeated requests) pay for key derivation and decryption once. Keyed by the cookie's exact value:
  * the same ciphertext always decrypts to the same token. On globalThis for the reason given in
- * lib/session/sessions.ts.
+ * lib/session/store-instance.ts.
  */
 const DECODED_KEY = Symbol.for("esign.decodedSessions");
 const DECODED_LIMIT = 1_000;

@@ -18,6 +18,18 @@ export function recordSessionStoreOperation(store: SessionStoreKind, operation: 
   }).observe({ store, operation }, seconds);
 }
 
+/**
+ * A stored session that did not open, so it ended: `unknown-key` (sealed under an AUTH_SECRET no longer listed)
+ * or `altered` (tampered with, or copied under another id).
+ */
+export function recordUnreadableSession(reason: "unknown-key" | "altered"): void {
+  counter({
+    name: "esign_sessions_unreadable_total",
+    help: "Stored sessions that did not open (and so ended), by reason: unknown-key (AUTH_SECRET no longer listed) or altered",
+    labelNames: ["reason"] as const,
+  }).inc({ reason });
+}
+
 type CountSessions = () => number | Promise<number>;
 
 const COLLECTORS_KEY = Symbol.for("esign.activeSessionCollectors");

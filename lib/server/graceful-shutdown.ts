@@ -3,6 +3,7 @@ import type http from "node:http";
 import { markDraining } from "@/lib/health/drain-state";
 import { getLogger } from "@/lib/logging/logger";
 import { closeRedisConnection } from "@/lib/redis/connection";
+import { flushUnsavedTokens } from "@/lib/session/unsaved-tokens";
 import { flushTraces } from "@/lib/tracing/tracer";
 
 export type ShutdownTimings = {
@@ -14,7 +15,8 @@ export type ShutdownTimings = {
 
 /**
  * On SIGTERM (or SIGINT): readiness turns 503 at once; after `readinessDelayMs` stop accepting connections, let
- * in-flight requests finish, close idle keep-alive connections, send the buffered trace spans, close the Redis
+ * in-flight requests finish, close idle keep-alive connections, write refreshed tokens this process still holds
+ * because the session store could not take them (one last try), send the buffered trace spans, close the Redis
  * connection, and exit 0 — or
  * exit 1 once `drainMs` have passed since the signal with some request still running.
  *
@@ -41,7 +43,8 @@ function shutDown(signal: string, servers: Set<http.Server>, { readinessDelayMs,
 }
 
 function closeListeners(servers: Set<http.Server>): void {
-  const exit = () => void Promise.all([flushTraces(), closeRedisConnection()]).finally(() => process.exit(0));
+  const exit = () =>
+    void Promise.all([flushTraces(), flushUnsavedTokens().finally(closeRedisConnection)]).finally(() => process.exit(0));
   let open = servers.size;
   if (open === 0) return exit();
   for (const server of servers) {

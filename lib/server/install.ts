@@ -5,7 +5,9 @@ import { getMetricsRegistry, metricsEnabled } from "@/lib/metrics/registry";
 import { startMetricsServer } from "@/lib/metrics/server";
 import { installGracefulShutdown } from "@/lib/server/graceful-shutdown";
 import { installHttpHooks, knownServers } from "@/lib/server/http-hooks";
-import { monitorSessionStore } from "@/lib/session/sessions";
+import { getLogger } from "@/lib/logging/logger";
+import { monitorSessionStore, openSessionStore } from "@/lib/session/open-session-store";
+import { StoreDirLockedError } from "@/lib/session/store-dir-lock";
 import { startTracingFromEnv } from "@/lib/tracing/start-tracing";
 
 /** Bound on the whole shutdown; below the 30 s most process managers wait before SIGKILL. */
@@ -20,11 +22,23 @@ const msFromEnv = (name: string, fallback: number) => {
   return value !== undefined && value !== "" && Number.isFinite(Number(value)) ? Number(value) : fallback;
 };
 
+/** Opens the session store, or exits when another server process holds the embedded store's folder. */
+function openSessionStoreOrExit(): void {
+  try {
+    openSessionStore();
+  } catch (error) {
+    if (!(error instanceof StoreDirLockedError)) throw error;
+    getLogger().fatal(`Not starting: ${error.message}`);
+    process.exit(1);
+  }
+}
+
 /**
- * Request ids, access log lines, bounded graceful shutdown, and — when configured — metrics with their
- * listener (METRICS_PORT; nothing is recorded without it) and tracing (OTEL_EXPORTER_OTLP_ENDPOINT).
+ * The session store, request ids, access log lines, bounded graceful shutdown, and — when configured — metrics
+ * with their listener (METRICS_PORT; nothing is recorded without it) and tracing (OTEL_EXPORTER_OTLP_ENDPOINT).
  */
 export function installServerHooks(): void {
+  openSessionStoreOrExit();
   startTracingFromEnv();
   installHttpHooks({ trustProxy: process.env.TRUST_PROXY === "true" });
   if (metricsEnabled()) {

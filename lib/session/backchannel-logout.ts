@@ -3,7 +3,8 @@ import { LOGOUT_TOKEN_ACCEPTANCE_WINDOW_MS, type LogoutClaims } from "@/lib/auth
 import { getLogger } from "@/lib/logging/logger";
 import { currentRequestId } from "@/lib/logging/request-context";
 import { endSessions } from "@/lib/session/end-sessions";
-import { getSessionStore, sessionsOfOidcSid, sessionsOfSubject, type StoredSession } from "@/lib/session/sessions";
+import { sessionsOfOidcSid, sessionsOfSubject, type StoredSession } from "@/lib/session/sessions";
+import { getSessionStore } from "@/lib/session/store-instance";
 import { storeName } from "@/lib/session/session-keys";
 
 /**

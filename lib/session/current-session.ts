@@ -2,7 +2,7 @@ import "server-only";
 import { cache } from "react";
 import { getLogger } from "@/lib/logging/logger";
 import { currentRequestId } from "@/lib/logging/request-context";
-import { isAccessTokenExpired, type SessionRecord } from "@/lib/session/session-record";
+import { accessTokenState, type SessionRecord } from "@/lib/session/session-record";
 import { refreshIfDue } from "@/lib/session/session-refresh";
 import { isSessionStoreUnavailable } from "@/lib/session/session-store";
 import { readSession, type StoredSession } from "@/lib/session/sessions";
@@ -26,6 +26,24 @@ export type SessionState =
  */
 export const SESSION_REFRESHED_HEADER = "x-esign-session-refreshed";
 
+const OUTAGE_KEY = Symbol.for("esign.sessionStoreOutage");
+type GlobalWithOutage = typeof globalThis & { [OUTAGE_KEY]?: boolean };
+
+/** One warning per outage of the store, not one per signed-in request: the first failure logs, an answer re-arms. */
+function storeUnavailable(error: Error): void {
+  const g = globalThis as GlobalWithOutage;
+  if (g[OUTAGE_KEY]) return;
+  g[OUTAGE_KEY] = true;
+  getLogger().warn({ msg: `session store unavailable: ${error.message}; signed-in requests get a 503 until it answers`, requestId: currentRequestId() });
+}
+
+function storeAnswered(): void {
+  const g = globalThis as GlobalWithOutage;
+  if (!g[OUTAGE_KEY]) return;
+  g[OUTAGE_KEY] = false;
+  getLogger().info({ msg: "session store answers again" });
+}
+
 async function resolve(handle: string, refresh: boolean): Promise<SessionState> {
   let session: StoredSession | null;
   try {
@@ -35,11 +53,12 @@ async function resolve(handle: string, refresh: boolean): Promise<SessionState> 
     if (!record) return { status: "ended" };
     // Without offline_access (the shared development client) the session can call the service until its access
     // token lapses, then asks for a new sign-in.
-    if (!record.refreshToken && !record.error && isAccessTokenExpired(record)) return { status: "active", id: session.id, record: { ...record, error: "SessionExpired" } };
+    if (!record.error && accessTokenState(record).status === "expired") return { status: "active", id: session.id, record: { ...record, error: "SessionExpired" } };
+    storeAnswered();
     return { status: "active", id: session.id, record };
   } catch (error) {
     if (!isSessionStoreUnavailable(error)) throw error;
-    getLogger().warn({ msg: `session store unavailable: ${error.message}`, requestId: currentRequestId() });
+    storeUnavailable(error);
     return { status: "unavailable" };
   }
 }

@@ -19,14 +19,22 @@ export async function endSessions(
 ): Promise<{ ended: number; revoked: number }> {
   await Promise.all(sessions.map((s) => deleteSession(s.id)));
   const refreshTokens = revoke ? sessions.map((s) => s.record.refreshToken).filter((t): t is string => Boolean(t)) : [];
-  let revoked = 0;
-  if (refreshTokens.length > 0) {
-    const endpoint = await getDiscovery().then(
-      (d) => d.revocation_endpoint,
-      () => undefined,
-    );
-    if (endpoint) revoked = (await Promise.all(refreshTokens.map((t) => revokeToken(endpoint, t, "refresh_token")))).filter(Boolean).length;
-  }
+  const revoked = await revokeRefreshTokens(refreshTokens);
   getLogger().info({ msg: `${sessions.length} session(s) ended (${why}), ${revoked} refresh token(s) revoked`, requestId: currentRequestId() });
   return { ended: sessions.length, revoked };
+}
+
+/**
+ * Revokes refresh tokens at the service when discovery publishes a `revocation_endpoint` (RFC 7009): those of
+ * ended sessions, and those a refresh obtained for a session that ended while it ran. Resolves how many the
+ * service confirmed; never throws.
+ */
+export async function revokeRefreshTokens(refreshTokens: string[]): Promise<number> {
+  if (refreshTokens.length === 0) return 0;
+  const endpoint = await getDiscovery().then(
+    (d) => d.revocation_endpoint,
+    () => undefined,
+  );
+  if (!endpoint) return 0;
+  return (await Promise.all(refreshTokens.map((t) => revokeToken(endpoint, t, "refresh_token")))).filter(Boolean).length;
 }

@@ -4,6 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import { createStorage, type Storage } from "unstorage";
 import fsLiteDriver from "unstorage/drivers/fs-lite";
 import writeFileAtomic from "write-file-atomic";
+import { getLogger } from "@/lib/logging/logger";
 import { SessionStoreUnavailableError, type SessionEnvelope, type SessionStore } from "@/lib/session/session-store";
 
 type Indexed = { subject: string; oidcSid?: string; lastSeenAt: number; expiresAt: number };
@@ -29,30 +30,51 @@ function atomicFsDriver(base: string) {
 
 /**
  * The embedded store: one JSON file per session under `dir`, for a single instance with nothing to install.
- * Sessions survive a restart. An index of every session's subject, service session and expiry is kept in memory
- * (rebuilt from the files at start), so listing and sweeping read no file. One instance writes at a time; a
- * session another process wrote meanwhile (a restart's overlap) is found by its file and indexed then.
+ * Sessions survive a restart. An index of every session's subject, service session and expiry is kept in memory,
+ * built from the files by a scan at the store's first use (the server opens the store at start, see
+ * open-session-store.ts), so listing and sweeping read no file. A scan that fails (the folder unreadable) is
+ * tried again at the next use; a file it cannot read is skipped and logged, and found by its id if it becomes
+ * readable. One server process per folder (store-dir-lock.ts); a session another process wrote meanwhile (a
+ * tool writing sessions, see bench/load) is found by its file and indexed then.
  */
 export function createFileSessionStore(dir: string): SessionStore & { close(): void } {
   const base = resolve(dir);
   let storage: Storage | undefined;
   const index = new Map<string, Indexed>();
-  // One read-modify-write at a time per session: a touch never interleaves with a refresh's write.
+  // One read-modify-write at a time per session: a touch or a refresh's write never interleaves with a delete.
   const queues = new Map<string, Promise<unknown>>();
 
-  const ready = (async () => {
+  let scan: Promise<void> | undefined;
+  function ready(): Promise<void> {
+    scan ??= scanFiles().catch((error: unknown) => {
+      scan = undefined;
+      throw error;
+    });
+    return scan;
+  }
+
+  async function scanFiles(): Promise<void> {
     await Promise.all([mkdir(join(base, "sessions"), { recursive: true }), mkdir(join(base, "claims"), { recursive: true })]);
-    storage = createStorage({ driver: atomicFsDriver(base) });
-    for (const key of await storage.getKeys("sessions")) {
-      const envelope = await storage.getItem<SessionEnvelope>(key);
-      const id = key.slice("sessions:".length);
-      if (envelope && typeof envelope.expiresAt === "number") index.set(id, indexEntry(envelope));
+    const opened = storage ?? createStorage({ driver: atomicFsDriver(base) });
+    let skipped = 0;
+    for (const key of await opened.getKeys("sessions")) {
+      // unstorage's fs-lite driver hands a read error back as the value (it does not throw): check the shape.
+      const value = await opened.getItem<unknown>(key).catch((error: unknown) => error);
+      if (isEnvelope(value)) {
+        index.set(key.slice("sessions:".length), indexEntry(value));
+        continue;
+      }
+      skipped += 1;
+      const why = value instanceof Error ? value.message : "not a session (truncated or foreign content)";
+      getLogger().warn({ msg: `session store at ${base}: skipped an unreadable session file (${key}): ${why}` });
     }
-  })();
+    storage = opened;
+    getLogger().info({ msg: `session store at ${base}: ${index.size} session(s) indexed${skipped ? `, ${skipped} unreadable file(s) skipped` : ""}` });
+  }
 
   async function withStorage<T>(operation: (storage: Storage) => Promise<T>): Promise<T> {
     try {
-      await ready;
+      await ready();
       return await operation(storage!);
     } catch (error) {
       throw new SessionStoreUnavailableError(`session store at ${base}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
@@ -77,8 +99,8 @@ export function createFileSessionStore(dir: string): SessionStore & { close(): v
         if (indexed && !live(indexed)) return null;
         // Not in the index: a session another process wrote to this directory (a restarted instance's new
         // process while the old one drains). Read it, and index it if it is live.
-        const envelope = await s.getItem<SessionEnvelope>(`sessions:${id}`);
-        if (!envelope) return null;
+        const envelope = await s.getItem<unknown>(`sessions:${id}`);
+        if (!isEnvelope(envelope)) return null;
         if (!indexed) {
           if (!live(envelope)) return null;
           index.set(id, indexEntry(envelope));
@@ -92,6 +114,24 @@ export function createFileSessionStore(dir: string): SessionStore & { close(): v
         withStorage(async (s) => {
           await s.setItem(`sessions:${id}`, JSON.stringify(envelope));
           index.set(id, indexEntry(envelope));
+        }),
+      ),
+    update: (id, change) =>
+      serialised(id, () =>
+        withStorage(async (s) => {
+          const envelope = await s.getItem<SessionEnvelope>(`sessions:${id}`);
+          if (!envelope) return "gone";
+          // The index has the latest times (a touch updates it first); keep them, change only the record.
+          const indexed = index.get(id);
+          const updated: SessionEnvelope = {
+            ...envelope,
+            ...(indexed ? { lastSeenAt: indexed.lastSeenAt, expiresAt: indexed.expiresAt } : {}),
+            sealed: change.sealed,
+            ...(change.oidcSid ? { oidcSid: change.oidcSid } : {}),
+          };
+          await s.setItem(`sessions:${id}`, JSON.stringify(updated));
+          index.set(id, indexEntry(updated));
+          return "written";
         }),
       ),
     touch: (id, lastSeenAt, expiresAt) => {
@@ -123,7 +163,7 @@ export function createFileSessionStore(dir: string): SessionStore & { close(): v
         }),
       ),
     releaseClaim: (name) => serialised(`claim:${name}`, () => withStorage((s) => s.removeItem(`claims:${name}`))),
-    // One instance: the in-process single-flight (session-refresh.ts) already lets one refresh run per session.
+    // One process: the in-process single-flight (session-refresh.ts) already lets one refresh run per session.
     tryLock: async () => true,
     renewLock: async () => true,
     releaseLock: async () => {},
@@ -150,4 +190,18 @@ export function createFileSessionStore(dir: string): SessionStore & { close(): v
 
 function indexEntry(envelope: SessionEnvelope): Indexed {
   return { subject: envelope.subject, oidcSid: envelope.oidcSid, lastSeenAt: envelope.lastSeenAt, expiresAt: envelope.expiresAt };
+}
+
+function isEnvelope(value: unknown): value is SessionEnvelope {
+  const v = value as Partial<SessionEnvelope> | null;
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    !(v instanceof Error) &&
+    typeof v.sealed === "string" &&
+    typeof v.subject === "string" &&
+    typeof v.createdAt === "number" &&
+    typeof v.lastSeenAt === "number" &&
+    typeof v.expiresAt === "number"
+  );
 }

@@ -1,13 +1,28 @@
 import "server-only";
 import type { RedisConnection } from "@/lib/redis/connection";
-import { SessionStoreUnavailableError, type SessionEnvelope, type SessionStore } from "@/lib/session/session-store";
+import { SessionStoreUnavailableError, type SessionEnvelope, type SessionStore, type UpdateOutcome } from "@/lib/session/session-store";
 
-/** Moves the times of a session that still exists; returns its subject so the indexes can follow, else nil. */
+/**
+ * Moves the times of a session that still exists; returns its subject and service session (false when it has
+ * none) so that every index follows, else nil.
+ */
 const TOUCH = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 redis.call('HSET', KEYS[1], 'lastSeenAt', ARGV[1], 'expiresAt', ARGV[2])
 redis.call('PEXPIREAT', KEYS[1], ARGV[2])
-return redis.call('HGET', KEYS[1], 'subject')`;
+return redis.call('HMGET', KEYS[1], 'subject', 'oidcSid')`;
+
+/**
+ * A refresh's write, conditional: only onto a session that still exists (a delete wins), and, with an owner,
+ * only while that owner holds the session's refresh lock (fencing), checked atomically with the write. The
+ * session and its lock share a Cluster slot ({id}). Returns the outcome and, when written, the expiry.
+ */
+const UPDATE = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return {'gone'} end
+if ARGV[3] ~= '' and redis.call('GET', KEYS[2]) ~= ARGV[3] then return {'lock-lost'} end
+redis.call('HSET', KEYS[1], 'sealed', ARGV[1])
+if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'oidcSid', ARGV[2]) end
+return {'written', redis.call('HGET', KEYS[1], 'expiresAt')}`;
 
 /** Extends the lock only while `owner` still holds it. */
 const RENEW = `
@@ -87,13 +102,30 @@ export function createRedisSessionStore(connection: RedisConnection, maxAgeMs: n
         ]),
       );
     },
+    update: (id, change, lockOwner) =>
+      run(async (c) => {
+        const [outcome, expiresAt] = (await c.eval(UPDATE, {
+          keys: [sessionKey(id), lockKey(id)],
+          arguments: [change.sealed, change.oidcSid ?? "", lockOwner ?? ""],
+        })) as [UpdateOutcome, string?];
+        if (outcome === "written" && change.oidcSid) {
+          // A refreshed id_token may name another service session: index the session under it too.
+          await c.zAdd(oidcSidKey(change.oidcSid), { score: Number(expiresAt), value: id });
+          await c.pExpireAt(oidcSidKey(change.oidcSid), indexDeadline());
+        }
+        return outcome;
+      }),
     touch: async (id, lastSeenAt, expiresAt) => {
       await run(async (c) => {
-        const subject = (await c.eval(TOUCH, { keys: [sessionKey(id)], arguments: [String(lastSeenAt), String(expiresAt)] })) as string | null;
-        if (!subject) return;
+        const found = (await c.eval(TOUCH, { keys: [sessionKey(id)], arguments: [String(lastSeenAt), String(expiresAt)] })) as [string, string | null] | null;
+        if (!found) return;
+        const [subject, oidcSid] = found;
+        // Every index a lookup goes through, the service session's included: back-channel logout by `sid` must
+        // find a session kept alive by requests long after its last refresh.
         await Promise.all([
           c.zAdd(ACTIVE, { score: expiresAt, value: id }, { condition: "XX" }),
           c.zAdd(subjectKey(subject), { score: expiresAt, value: id }, { condition: "XX" }),
+          ...(oidcSid ? [c.zAdd(oidcSidKey(oidcSid), { score: expiresAt, value: id }, { condition: "XX" })] : []),
         ]);
       });
     },

@@ -43,13 +43,32 @@ export function refreshMarginSeconds(lifetime: number | undefined): number {
   return Math.min(60, Math.max(lifetime * 0.1, Math.min(2, lifetime / 2)));
 }
 
-export function needsRefresh(record: SessionRecord, nowSeconds = Date.now() / 1000): boolean {
-  if (record.error || !record.accessToken || record.accessTokenExpiresAt === undefined) return false;
+/**
+ * Whether the session's tokens are due for a refresh: a refresh token is held, no error ended the tokens, and the
+ * access token is within its refresh margin of expiry. The one place that decides it (proxy.ts's refresh and the
+ * refresh lock's waiters both ask).
+ */
+export function isRefreshDue(record: SessionRecord, nowSeconds = Date.now() / 1000): boolean {
+  if (record.error || !record.accessToken || !record.refreshToken || record.accessTokenExpiresAt === undefined) return false;
   return nowSeconds >= record.accessTokenExpiresAt - refreshMarginSeconds(record.accessTokenLifetime);
 }
 
-export function isAccessTokenExpired(record: SessionRecord, nowSeconds = Date.now() / 1000): boolean {
-  return record.accessTokenExpiresAt === undefined || nowSeconds >= record.accessTokenExpiresAt;
+/**
+ * What the session's access token is good for now, the one place that decides it:
+ * - `usable`: call the service with it;
+ * - `expired`: the session can no longer call the service (refresh refused, or, without a refresh token, the
+ *   access token lapsed): the user signs in again;
+ * - `deferred`: lapsed while a refresh token is held, because the refresh was put off (token endpoint
+ *   unreachable): the service is "temporarily unavailable", the next request tries again.
+ */
+export type AccessTokenState = { status: "usable"; accessToken: string } | { status: "expired" } | { status: "deferred" };
+
+export function accessTokenState(record: SessionRecord, nowSeconds = Date.now() / 1000): AccessTokenState {
+  if (record.error || !record.accessToken) return { status: "expired" };
+  if (record.accessTokenExpiresAt === undefined || nowSeconds >= record.accessTokenExpiresAt) {
+    return record.refreshToken ? { status: "deferred" } : { status: "expired" };
+  }
+  return { status: "usable", accessToken: record.accessToken };
 }
 
 export type SessionLimits = { idleTimeoutMs: number; maxAgeMs: number };

@@ -8,13 +8,16 @@ import { isKeysUnavailable, verifyIdToken } from "@/lib/auth/id-token";
 import { getLogger } from "@/lib/logging/logger";
 import { recordRefresh, recordRefreshLockWait } from "@/lib/metrics/refresh";
 import { currentRequestId } from "@/lib/logging/request-context";
-import { needsRefresh, type SessionRecord } from "@/lib/session/session-record";
-import { getSessionStore, readSessionById, writeIssuedTokens, writeSession, type StoredSession } from "@/lib/session/sessions";
+import { revokeRefreshTokens } from "@/lib/session/end-sessions";
+import { isRefreshDue, type SessionRecord } from "@/lib/session/session-record";
+import type { UpdateOutcome } from "@/lib/session/session-store";
+import { readSessionById, saveIssuedTokens, saveSession, type StoredSession } from "@/lib/session/sessions";
+import { getSessionStore } from "@/lib/session/store-instance";
 
 /**
  * The refresh lock's lifetime, renewed every third of it while the holder works: a holder that dies blocks the
- * session's refresh for at most this long, and a live one never loses the lock however long discovery, the JWKS
- * and the token endpoint take.
+ * session's refresh for at most this long. A holder that loses it all the same (renewals refused, or failing
+ * for a whole lifetime: Redis stalled) redeems nothing more and has its writes refused (fencing, see Lock).
  */
 export const LOCK_TTL_MS = 5_000;
 const LOCK_RENEW_MS = LOCK_TTL_MS / 3;
@@ -60,16 +63,35 @@ function ended(record: SessionRecord, detail: string): SessionRecord {
   return { ...rest, error: "RefreshRejected" };
 }
 
+/** The refresh lock as its holder sees it: `lost` once a renewal was refused or none succeeded for a lifetime. */
+type Lock = { owner: string; lost: boolean };
+
+/** Why a refresh's result was not written: the session ended meanwhile, or another holder took the lock over. */
+class Discarded extends Error {
+  constructor(readonly outcome: Exclude<UpdateOutcome, "written">) {
+    super(outcome);
+  }
+}
+
+/**
+ * The one place a refresh writes its result: conditional on the session still existing (a sign-out meanwhile
+ * wins) and fenced by the refresh lock, checked atomically with the write (SessionStore.update). Throws
+ * Discarded when it was not written.
+ */
+async function saveRefreshed(session: StoredSession, record: SessionRecord, lock: Lock): Promise<void> {
+  const outcome = lock.lost ? "lock-lost" : await saveIssuedTokens(session, record, lock.owner);
+  if (outcome !== "written") throw new Discarded(outcome);
+}
+
 /**
  * One refresh, by the lock holder, on the session as it is now. Once the token endpoint has answered 200 the new
  * tokens are written before anything else can fail: the old refresh token is spent. An id_token that cannot be
  * checked for want of keys is kept, marked, and checked at the next refresh; one that is checked and bad ends
  * the session.
  */
-async function refreshHeld(session: StoredSession): Promise<SessionRecord> {
+async function refreshHeld(session: StoredSession, lock: Lock): Promise<SessionRecord> {
   let record = session.record;
-  // Durable writes: once the token endpoint has answered, what it issued must not be lost (see writeIssuedTokens).
-  const save = (next: SessionRecord) => writeIssuedTokens(session.id, next, session.envelope);
+  const save = (next: SessionRecord) => saveRefreshed(session, next, lock);
 
   if (record.idTokenUnverified && record.idToken) {
     const pending = await verify(record.idToken, record.subject);
@@ -80,6 +102,8 @@ async function refreshHeld(session: StoredSession): Promise<SessionRecord> {
     }
   }
 
+  // Lost while the pending check ran: the next holder may be redeeming this refresh token already.
+  if (lock.lost) throw new Discarded("lock-lost");
   let response: TokenResponse;
   try {
     response = await refreshTokens(record.refreshToken!);
@@ -97,7 +121,13 @@ async function refreshHeld(session: StoredSession): Promise<SessionRecord> {
   }
 
   record = { ...record, ...issuedTokens(response, record), ...(response.id_token ? { idToken: response.id_token, idTokenUnverified: true } : {}) };
-  await save(record);
+  try {
+    await save(record);
+  } catch (error) {
+    // Signed out while the token call ran: the tokens it issued go back to the service unused.
+    if (error instanceof Discarded && error.outcome === "gone" && record.refreshToken) await revokeRefreshTokens([record.refreshToken]);
+    throw error;
+  }
   if (!response.id_token) {
     recordRefresh("refreshed");
     return record;
@@ -119,20 +149,50 @@ async function refreshHeld(session: StoredSession): Promise<SessionRecord> {
   return record;
 }
 
-/** Holds the session's refresh lock for `work`, renewing it until `work` settles. */
-async function withLock<T>(id: string, owner: string, work: () => Promise<T>): Promise<T> {
+/**
+ * Holds the session's refresh lock for `work`, renewing it until `work` settles. A renewal refused, or none
+ * answered for a whole lock lifetime, marks the lock lost: `work` then redeems nothing and writes nothing.
+ */
+async function withLock<T>(id: string, owner: string, work: (lock: Lock) => Promise<T>): Promise<T> {
   const store = getSessionStore();
+  const lock: Lock = { owner, lost: false };
+  let renewedAt = Date.now();
+  const lose = (why: string) => {
+    if (lock.lost) return;
+    lock.lost = true;
+    log().warn({ msg: `refresh lock lost while refreshing (${why}): this refresh writes nothing`, requestId: currentRequestId() });
+  };
   const renewal = setInterval(() => {
     store.renewLock(id, owner, LOCK_TTL_MS).then(
-      (held) => held || log().warn({ msg: "refresh lock lost while refreshing", requestId: currentRequestId() }),
-      () => {},
+      (held) => (held ? (renewedAt = Date.now()) : lose("another holder has it")),
+      (error: unknown) => {
+        if (Date.now() - renewedAt >= LOCK_TTL_MS) lose(`not renewed for ${LOCK_TTL_MS} ms: ${error instanceof Error ? error.message : String(error)}`);
+      },
     );
   }, LOCK_RENEW_MS);
   try {
-    return await work();
+    return await work(lock);
   } finally {
     clearInterval(renewal);
     await store.releaseLock(id, owner).catch(() => {});
+  }
+}
+
+/** Under the lock: refresh when still due, else re-seal when due; a discarded write leaves the store's session. */
+async function refreshUnderLock(id: string, waitedFor: StoredSession, lock: Lock): Promise<SessionRecord | null> {
+  const current = await readSessionById(id);
+  if (!current) return null;
+  try {
+    if (isRefreshDue(current.record)) return await refreshHeld(current, lock);
+    // Refreshed by another holder a moment ago: its tokens, not a second redemption.
+    if (isRefreshDue(waitedFor.record)) recordRefresh("replayed");
+    if (current.resealDue && (await saveSession(id, current.record, lock.owner)) === "gone") return null;
+    return current.record;
+  } catch (error) {
+    if (!(error instanceof Discarded)) throw error;
+    log().warn({ msg: `token refresh discarded: ${error.outcome === "gone" ? "the session ended meanwhile" : "the refresh lock was lost"}`, requestId: currentRequestId() });
+    if (error.outcome === "gone") return null;
+    return (await readSessionById(id))?.record ?? null;
   }
 }
 
@@ -140,7 +200,7 @@ async function withLock<T>(id: string, owner: string, work: () => Promise<T>): P
  * Refreshes the session's tokens once across every instance: the first request takes the store's lock and
  * re-reads the session under it; the others poll the session until it no longer needs a refresh, or take the
  * lock over if its holder died. A waiter that runs out of time gets the session as it is (deferred). The holder
- * also seals a session that only a previous AUTH_SECRET opens again under the current one (rotation).
+ * also seals a session again that only a previous AUTH_SECRET or the older format opens (seal.ts).
  */
 async function refreshAcrossInstances(session: StoredSession): Promise<SessionRecord | null> {
   const store = getSessionStore();
@@ -149,15 +209,7 @@ async function refreshAcrossInstances(session: StoredSession): Promise<SessionRe
   const giveUpAt = waitingSince + getConfig().requestTimeoutMs + 2 * VERIFY_BUDGET_MS + LOCK_TTL_MS;
   for (;;) {
     if (await store.tryLock(session.id, owner, LOCK_TTL_MS)) {
-      return withLock(session.id, owner, async () => {
-        const current = await readSessionById(session.id);
-        if (!current) return null;
-        if (needsRefresh(current.record) && current.record.refreshToken) return refreshHeld(current);
-        // Refreshed by another holder a moment ago: its tokens, not a second redemption.
-        if (needsRefresh(session.record)) recordRefresh("replayed");
-        if (current.underOldSecret) await writeSession(current.id, current.record, current.envelope);
-        return current.record;
-      });
+      return withLock(session.id, owner, (lock) => refreshUnderLock(session.id, session, lock));
     }
     await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
     const current = await readSessionById(session.id);
@@ -174,9 +226,9 @@ async function refreshAcrossInstances(session: StoredSession): Promise<SessionRe
   }
 }
 
-/** Tokens to refresh, or a seal to renew after an AUTH_SECRET rotation. */
+/** Tokens to refresh, or a seal to renew (an AUTH_SECRET rotation, or the format before the id was bound). */
 function isDue(session: StoredSession): boolean {
-  return (needsRefresh(session.record) && Boolean(session.record.refreshToken)) || session.underOldSecret;
+  return isRefreshDue(session.record) || session.resealDue;
 }
 
 const IN_FLIGHT_KEY = Symbol.for("esign.refreshesInFlight");

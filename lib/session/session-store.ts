@@ -14,6 +14,11 @@ export type SessionEnvelope = {
   expiresAt: number;
 };
 
+/** What a refresh or re-seal changes in a stored session. */
+export type SessionChange = Pick<SessionEnvelope, "sealed" | "oidcSid">;
+
+export type UpdateOutcome = "written" | "gone" | "lock-lost";
+
 const UNAVAILABLE = Symbol.for("esign.sessionStoreUnavailable");
 
 /** The store could not be reached or answer in time: nobody is signed out, the request gets a 503. */
@@ -40,8 +45,16 @@ export function isSessionStoreUnavailable(error: unknown): error is SessionStore
 export interface SessionStore {
   readonly kind: "file" | "redis";
   get(id: string): Promise<SessionEnvelope | null>;
-  /** Writes the whole envelope: at sign-in, and after a refresh under the refresh lock. */
+  /** Writes a new session whole (at sign-in). */
   put(id: string, envelope: SessionEnvelope): Promise<void>;
+  /**
+   * Replaces the sealed record (and the service session it names) of a session that still exists, keeping its
+   * times: a refresh's result, a re-seal. Conditional, atomically with the write: `gone` when the session was
+   * deleted meanwhile (the delete wins: a sign-out is never undone), `lock-lost` when `lockOwner` is given and
+   * no longer holds the session's refresh lock (another holder may have redeemed the same refresh token; its
+   * result stands). Nothing is written unless it answers `written`.
+   */
+  update(id: string, change: SessionChange, lockOwner?: string): Promise<UpdateOutcome>;
   /** Moves `lastSeenAt` and `expiresAt` only: never rewrites the sealed tokens, so it cannot undo a refresh. */
   touch(id: string, lastSeenAt: number, expiresAt: number): Promise<void>;
   delete(id: string): Promise<void>;
@@ -52,8 +65,9 @@ export interface SessionStore {
   /** Gives a claim back, so that `name` can be claimed again at once (what it guarded was not carried out). */
   releaseClaim(name: string): Promise<void>;
   /**
-   * Takes the refresh lock of session `id` for `owner` if it is free. Stores that serve one instance only may
-   * always grant it: the in-process single-flight in front of them already serialises refreshes.
+   * Takes the refresh lock of session `id` for `owner` if it is free. The file store, which one process alone
+   * may open (store-dir-lock.ts), always grants it and ignores `lockOwner` in `update`: the in-process
+   * single-flight in front of it already serialises refreshes.
    */
   tryLock(id: string, owner: string, ttlMs: number): Promise<boolean>;
   /** Extends a lock still held by `owner`; false when it was lost. */

@@ -17,6 +17,7 @@ type Modules = {
   route: typeof import("@/app/api/auth/backchannel-logout/route");
   idToken: typeof import("@/lib/auth/id-token");
   sessions: typeof import("@/lib/session/sessions");
+  storeInstance: typeof import("@/lib/session/store-instance");
   keys: typeof import("@/lib/session/session-keys");
   store: typeof import("@/lib/session/session-store");
 };
@@ -43,6 +44,7 @@ beforeEach(async () => {
     route: await import("@/app/api/auth/backchannel-logout/route"),
     idToken: await import("@/lib/auth/id-token"),
     sessions: await import("@/lib/session/sessions"),
+    storeInstance: await import("@/lib/session/store-instance"),
     keys: await import("@/lib/session/session-keys"),
     store: await import("@/lib/session/session-store"),
   };
@@ -160,7 +162,7 @@ describe("back-channel logout when the keys cannot be had", () => {
 describe("back-channel logout when the store fails while ending its sessions", () => {
   it("answers 503 without spending the token, so that the service's retry ends the sessions", async () => {
     const alice = await signIn("dave");
-    const store = m.sessions.getSessionStore();
+    const store = m.storeInstance.getSessionStore();
     vi.spyOn(store, "delete").mockRejectedValueOnce(new m.store.SessionStoreUnavailableError("store went away"));
     const token = await logoutToken({ sub: "dave" });
     const first = await post(token);
@@ -177,7 +179,7 @@ describe("back-channel logout when the store fails while ending its sessions", (
 
   it("answers 503 when the claim itself fails, ending nothing, and the retry ends the sessions", async () => {
     const alice = await signIn("erin");
-    const store = m.sessions.getSessionStore();
+    const store = m.storeInstance.getSessionStore();
     vi.spyOn(store, "claimOnce").mockRejectedValueOnce(new m.store.SessionStoreUnavailableError("store went away"));
     const token = await logoutToken({ sub: "erin" });
     expect((await post(token)).status).toBe(503);

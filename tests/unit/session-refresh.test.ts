@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateKeyPair, SignJWT, type CryptoKey } from "jose";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { startStandInIssuer, type StandInIssuer } from "../support/stand-in-issuer";
 import type { SessionRecord } from "@/lib/session/session-record";
 
@@ -17,6 +17,8 @@ type Modules = {
   sessions: typeof import("@/lib/session/sessions");
   refresh: typeof import("@/lib/session/session-refresh");
   keys: typeof import("@/lib/session/session-keys");
+  store: typeof import("@/lib/session/store-instance");
+  unsaved: typeof import("@/lib/session/unsaved-tokens");
 };
 let m: Modules;
 
@@ -40,10 +42,16 @@ beforeEach(async () => {
     sessions: await import("@/lib/session/sessions"),
     refresh: await import("@/lib/session/session-refresh"),
     keys: await import("@/lib/session/session-keys"),
+    store: await import("@/lib/session/store-instance"),
+    unsaved: await import("@/lib/session/unsaved-tokens"),
   };
   standIn.tokenStatus = 200;
   standIn.tokenDelayMs = 0;
   standIn.jwksFailure = undefined;
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
 });
 
 afterAll(async () => {
@@ -151,7 +159,7 @@ describe("refreshIfDue", () => {
     standIn.jwksFailure = undefined;
     standIn.tokenAnswer = { ...rotated, access_token: "newer-access", refresh_token: "newer-refresh" };
     const session = await m.sessions.readSessionById(id);
-    await m.sessions.writeSession(id, { ...session!.record, accessTokenExpiresAt: 0 }, session!.envelope);
+    await m.sessions.saveSession(id, { ...session!.record, accessTokenExpiresAt: 0 });
     await refresh(id);
     expect(await stored(id)).toMatchObject({ accessToken: "newer-access", refreshToken: "newer-refresh" });
     expect((await stored(id)).error).toBeUndefined();
@@ -181,5 +189,109 @@ describe("refreshIfDue", () => {
     const before = await stored(id);
     await refresh(id);
     expect(await stored(id)).toEqual(before);
+  });
+
+  it("leaves a session signed out when it ends while its refresh is held at the token endpoint", async () => {
+    standIn.tokenAnswer = rotated;
+    standIn.tokenDelayMs = 400;
+    const id = await expiredSession();
+    const refreshing = refresh(id);
+    await new Promise((r) => setTimeout(r, 100));
+    // "Sign out everywhere" from another browser while the token call is out.
+    await m.sessions.deleteSession(id);
+    expect(await refreshing).toBeNull();
+    expect(await m.sessions.readSessionById(id)).toBeNull();
+    // Nothing writes it back later either.
+    await new Promise((r) => setTimeout(r, 600));
+    expect(await m.sessions.readSessionById(id)).toBeNull();
+  });
+
+  it("writes nothing when its refresh lock was lost while the token call ran (fencing)", async () => {
+    standIn.tokenAnswer = rotated;
+    // Longer than one renewal interval (a third of the 5 s lock): the renewal comes back refused.
+    standIn.tokenDelayMs = 2_000;
+    const id = await expiredSession();
+    const before = await stored(id);
+    const renew = vi.spyOn(m.store.getSessionStore(), "renewLock").mockResolvedValue(false);
+    const update = vi.spyOn(m.store.getSessionStore(), "update");
+    const result = await refresh(id);
+    expect(renew).toHaveBeenCalled();
+    expect(update, "no write at all after the lock was lost").not.toHaveBeenCalled();
+    expect(await stored(id)).toEqual(before);
+    expect(result, "the store's session, as the next holder leaves it").toEqual(before);
+  });
+
+  it("seals again a session stored before the id was bound, and it opens only under its own id", async () => {
+    const id = await expiredSession({ accessTokenExpiresAt: Math.floor(Date.now() / 1000) + 3600 });
+    const store = m.store.getSessionStore();
+    const envelope = (await store.get(id))!;
+    const [, keyId] = envelope.sealed.split(".");
+    // The same record as the previous release sealed it: AES-GCM without associated data.
+    const { createCipheriv, hkdfSync, randomBytes } = await import("node:crypto");
+    const key = Buffer.from(hkdfSync("sha256", process.env.AUTH_SECRET!, "", "esign session store v1", 32));
+    const iv = randomBytes(12);
+    const cipher = createCipheriv("aes-256-gcm", key, iv);
+    const body = Buffer.concat([cipher.update(JSON.stringify(await stored(id)), "utf8"), cipher.final()]);
+    await store.update(id, { sealed: `v1.${keyId}.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url")}` });
+    const old = await m.sessions.readSessionById(id);
+    expect(old?.resealDue).toBe(true);
+    await m.refresh.refreshIfDue(old!);
+    expect((await store.get(id))!.sealed).toMatch(/^v2\./);
+    expect((await m.sessions.readSessionById(id))?.resealDue).toBe(false);
+
+    // Copied under another session's id, it does not open: that session is simply not there.
+    const other = await expiredSession();
+    await store.update(other, { sealed: (await store.get(id))!.sealed });
+    expect(await m.sessions.readSessionById(other)).toBeNull();
+  });
+});
+
+describe("tokens kept in memory while the store cannot take them", () => {
+  const times = (expiresInMs: number) => ({ sealed: "", subject: "", createdAt: Date.now(), lastSeenAt: Date.now(), expiresAt: Date.now() + expiresInMs });
+  const record: SessionRecord = { subject: "alice", accessToken: "kept-access", refreshToken: "kept-refresh", device: { browser: "Test", os: "Test" } };
+  const storeDown = () => Promise.reject(new Error("store unavailable"));
+
+  it("serve this process's requests and are offered to the store until it takes them", async () => {
+    let calls = 0;
+    const save = vi.fn(() => (++calls < 3 ? storeDown() : Promise.resolve("written" as const)));
+    m.unsaved.keepUnsavedTokens("kept-1", record, times(60_000), save);
+    expect((await m.sessions.readSessionById("kept-1"))?.record.accessToken).toBe("kept-access");
+    await new Promise((r) => setTimeout(r, 4 * m.unsaved.UNSAVED_RETRY_MS + 100));
+    expect(save).toHaveBeenCalledTimes(3);
+    expect(m.unsaved.unsavedSession("kept-1")).toBeUndefined();
+  });
+
+  it("go at the session's expiry, retries stopped", async () => {
+    const save = vi.fn(storeDown);
+    m.unsaved.keepUnsavedTokens("kept-2", record, times(300), save);
+    expect(m.unsaved.unsavedSession("kept-2")).toBeDefined();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(m.unsaved.unsavedSession("kept-2")).toBeUndefined();
+    const calls = save.mock.calls.length;
+    await new Promise((r) => setTimeout(r, 3 * m.unsaved.UNSAVED_RETRY_MS));
+    expect(save.mock.calls.length).toBe(calls);
+    // Kept for a session already expired: not kept at all.
+    m.unsaved.keepUnsavedTokens("kept-3", record, times(-1), save);
+    expect(m.unsaved.unsavedSession("kept-3")).toBeUndefined();
+  });
+
+  it("go when the session is deleted through this process, and are never written back", async () => {
+    const save = vi.fn(storeDown);
+    m.unsaved.keepUnsavedTokens("kept-4", record, times(60_000), save);
+    await m.sessions.deleteSession("kept-4");
+    const calls = save.mock.calls.length;
+    expect(await m.sessions.readSessionById("kept-4")).toBeNull();
+    await new Promise((r) => setTimeout(r, 3 * m.unsaved.UNSAVED_RETRY_MS));
+    expect(save.mock.calls.length).toBe(calls);
+  });
+
+  it("get one last try at shutdown, which counts what the store took and what it did not", async () => {
+    const taken = vi.fn(() => Promise.resolve("written" as const));
+    m.unsaved.keepUnsavedTokens("kept-5", record, times(60_000), taken);
+    m.unsaved.keepUnsavedTokens("kept-6", record, times(60_000), storeDown);
+    expect(await m.unsaved.flushUnsavedTokens()).toEqual({ saved: 1, lost: 1 });
+    expect(taken).toHaveBeenCalledTimes(1);
+    expect(m.unsaved.unsavedSession("kept-5")).toBeUndefined();
+    expect(m.unsaved.unsavedSession("kept-6")).toBeUndefined();
   });
 });

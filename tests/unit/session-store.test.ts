@@ -1,13 +1,17 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "redis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createFileSessionStore } from "@/lib/session/file-session-store";
 import { createRedisSessionStore } from "@/lib/session/redis-session-store";
 import type { SessionEnvelope, SessionStore } from "@/lib/session/session-store";
 import { SessionStoreUnavailableError } from "@/lib/session/session-store";
 import { connectRedis, type RedisConnection } from "@/lib/redis/connection";
+import { getLogger } from "@/lib/logging/logger";
+import { lockStoreDir, StoreDirLockedError } from "@/lib/session/store-dir-lock";
 import { startRedisServer, type RunningRedis } from "../../scripts/lib/redis-server";
 
 // A real redis-server on loopback, started by this file (Debian package; a missing binary fails the run).
@@ -101,6 +105,38 @@ describe.each(stores)("the %s session store", (kind, create) => {
     expect(await store.idsForOidcSid(sid)).toEqual([]);
   });
 
+  it("replaces the record of a live session and keeps its times", async () => {
+    const store = create();
+    const id = unique("id");
+    const written = envelope();
+    await store.put(id, written);
+    await store.touch(id, written.lastSeenAt + 5_000, written.expiresAt + 5_000);
+    const sid = unique("sid");
+    expect(await store.update(id, { sealed: "refreshed", oidcSid: sid })).toBe("written");
+    expect(await store.get(id)).toEqual({ ...written, sealed: "refreshed", oidcSid: sid, lastSeenAt: written.lastSeenAt + 5_000, expiresAt: written.expiresAt + 5_000 });
+    // Indexed under the service session a refreshed id_token named.
+    expect(await store.idsForOidcSid(sid)).toEqual([id]);
+  });
+
+  it("lets a delete between a refresh's read and its write win: the write brings nothing back", async () => {
+    const store = create();
+    const id = unique("id");
+    const subject = unique("subject");
+    await store.put(id, envelope({ subject }));
+    expect(await store.get(id)).not.toBeNull(); // the refresh reads…
+    await store.delete(id); // …"sign out everywhere" deletes…
+    expect(await store.update(id, { sealed: "tokens issued meanwhile" }, "lock-owner")).toBe("gone"); // …the refresh writes
+    expect(await store.get(id)).toBeNull();
+    expect(await store.idsForSubject(subject)).toEqual([]);
+    // Racing, in either order: the session ends up deleted.
+    for (let i = 0; i < 10; i++) {
+      const raced = unique("id");
+      await store.put(raced, envelope());
+      await Promise.all([store.delete(raced), store.update(raced, { sealed: "late" })]);
+      expect(await store.get(raced)).toBeNull();
+    }
+  });
+
   it("grants a claim once within its lifetime", async () => {
     const store = create();
     const name = unique("jti");
@@ -130,7 +166,8 @@ describe("the redis session store", () => {
     await inspector.connect();
     try {
       for await (const keys of inspector.scanIterator({ COUNT: 100 })) {
-        for (const key of keys) expect(await inspector.pTTL(key), key).toBeGreaterThan(0);
+        // -1: no expiry. (-2: expired between the scan and this look, as a short claim may.)
+        for (const key of keys) expect(await inspector.pTTL(key), key).not.toBe(-1);
       }
     } finally {
       await inspector.close();
@@ -165,6 +202,34 @@ describe("the redis session store", () => {
       }
       await expect(pending).resolves.toBe("value");
     }
+  });
+
+  it("refuses a refresh's write once its holder lost the refresh lock (fencing), atomically with the write", async () => {
+    const id = unique("id");
+    await store().put(id, envelope({ sealed: "before" }));
+    expect(await store().tryLock(id, "first", 150)).toBe(true);
+    expect(await store().update(id, { sealed: "first's tokens" }, "first")).toBe("written");
+    // The first holder stalls past the lock's lifetime; a second takes the lock over.
+    await sleep(250);
+    expect(await store().tryLock(id, "second", 5_000)).toBe(true);
+    expect(await store().update(id, { sealed: "second's tokens" }, "second")).toBe("written");
+    expect(await store().update(id, { sealed: "first's late write" }, "first")).toBe("lock-lost");
+    expect((await store().get(id))?.sealed).toBe("second's tokens");
+    // No lock at all (expired, never taken) is no licence either.
+    await store().releaseLock(id, "second");
+    expect(await store().update(id, { sealed: "unlocked" }, "second")).toBe("lock-lost");
+  });
+
+  it("keeps a session found by its service session while requests keep it alive past its first expiry", async () => {
+    const id = unique("id");
+    const sid = unique("sid");
+    const first = envelope({ oidcSid: sid, expiresAt: Date.now() + 300 });
+    await store().put(id, first);
+    // Requests touch it (as readSession does), moving its expiry on; it is never written whole again.
+    await store().touch(id, Date.now(), Date.now() + 30_000);
+    await sleep(400);
+    expect(await store().get(id)).not.toBeNull();
+    expect(await store().idsForOidcSid(sid)).toEqual([id]);
   });
 
   it("frees the refresh lock when its holder stops renewing", async () => {
@@ -222,12 +287,81 @@ describe("the file session store", () => {
     }
   });
 
+  it("tries its start-up scan again after a failure instead of failing for good", async () => {
+    const dir = tempDir();
+    // A regular file where the sessions folder goes: the scan cannot list it.
+    writeFileSync(join(dir, "sessions"), "");
+    const store = createFileSessionStore(dir);
+    await expect(store.get(unique("id"))).rejects.toBeInstanceOf(SessionStoreUnavailableError);
+    rmSync(join(dir, "sessions"));
+    const id = unique("id");
+    await createFileSessionStore(dir).put(id, envelope());
+    expect(await store.get(id)).not.toBeNull();
+    expect(await store.countActive()).toBe(1);
+  });
+
+  it("skips and logs a session file it cannot read, and indexes the others", async () => {
+    const dir = tempDir();
+    const subject = unique("subject");
+    const id = unique("id");
+    await createFileSessionStore(dir).put(id, envelope({ subject }));
+    // A symbolic link to itself: listed, but reading it fails (ELOOP), as an unreadable file does.
+    symlinkSync(join(dir, "sessions", "unreadable"), join(dir, "sessions", "unreadable"));
+    const warn = vi.spyOn(getLogger(), "warn").mockImplementation(() => {});
+    try {
+      const restarted = createFileSessionStore(dir);
+      expect(await restarted.idsForSubject(subject)).toEqual([id]);
+      expect(warn.mock.calls.map(([entry]) => (entry as { msg: string }).msg)).toEqual([expect.stringMatching(/skipped an unreadable session file \(sessions:unreadable\)/)]);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it("reports a directory it cannot write as unavailable", async () => {
     // A regular file where the directory should be.
     const file = join(tempDir(), "not-a-directory");
     writeFileSync(file, "");
     const store = createFileSessionStore(file);
     await expect(store.put(unique("id"), envelope())).rejects.toBeInstanceOf(SessionStoreUnavailableError);
+  });
+});
+
+describe("the session folder's lock", () => {
+  /** A lock file as another server process would leave it. */
+  function lockedBy(dir: string, pid: number, host = hostname(), ageMs = 0) {
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, "server.lock");
+    writeFileSync(path, JSON.stringify({ pid, host }));
+    const at = new Date(Date.now() - ageMs);
+    utimesSync(path, at, at);
+  }
+
+  it("refuses a second server process on the same folder, naming REDIS_URL", async () => {
+    const dir = tempDir();
+    const other = spawn("sleep", ["30"]);
+    try {
+      lockedBy(dir, other.pid!);
+      expect(() => lockStoreDir(dir)).toThrow(StoreDirLockedError);
+      expect(() => lockStoreDir(dir)).toThrow(/in use by process \d+ .*REDIS_URL/);
+      // Another host's holder that keeps its heartbeat: refused too.
+      lockedBy(dir, 1, "another-host");
+      expect(() => lockStoreDir(dir)).toThrow(StoreDirLockedError);
+    } finally {
+      other.kill();
+    }
+  });
+
+  it("takes over the lock of a holder that died, here or on another host", async () => {
+    const gone = spawn("true");
+    await new Promise((r) => gone.once("exit", r));
+    const here = tempDir();
+    lockedBy(here, gone.pid!);
+    expect(() => lockStoreDir(here)).not.toThrow();
+    expect(JSON.parse(readFileSync(join(here, "server.lock"), "utf8"))).toEqual({ pid: process.pid, host: hostname() });
+    const elsewhere = tempDir();
+    lockedBy(elsewhere, 1, "another-host", 60_000);
+    expect(() => lockStoreDir(elsewhere)).not.toThrow();
+    expect(JSON.parse(readFileSync(join(elsewhere, "server.lock"), "utf8")).pid).toBe(process.pid);
   });
 });
 
@@ -244,7 +378,7 @@ describe("sessions through the store", () => {
     // The same record through the Redis store, read back raw.
     const redisStore = createRedisSessionStore(connection, MAX_AGE_MS);
     const { createSealer } = await import("@/lib/session/seal");
-    const sealed = createSealer(["unit-test-secret-0123456789abcdef0123456789"]).seal(JSON.stringify({ subject: "alice@example.com", ...secrets }));
+    const sealed = createSealer(["unit-test-secret-0123456789abcdef0123456789"]).seal(JSON.stringify({ subject: "alice@example.com", ...secrets }), "session-id");
     await redisStore.put(unique("id"), envelope({ sealed }));
     const inspector = createClient({ url: redis.url });
     await inspector.connect();
