@@ -2,6 +2,7 @@ import "server-only";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -133,6 +134,12 @@ export function getDatabase(): Promise<OpenDatabase> {
 /** This process's Drizzle database (see getDatabase). */
 export async function getDb(): Promise<Database> {
   return (await getDatabase()).db;
+}
+
+/** Opens the database if need be and runs a trivial query: the readiness probe (lib/health/dependency-probes.ts). */
+export async function pingDatabase(): Promise<void> {
+  const { db } = await getDatabase();
+  await db.execute(sql`select 1`);
 }
 
 /** Which database this process is configured for, without opening it. */

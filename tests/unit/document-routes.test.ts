@@ -82,7 +82,7 @@ describe("the document-record routes", () => {
     expect(anonymous.status).toBe(401);
     expect((await anonymous.json()).error.code).toBe("UNAUTHENTICATED");
     expect((await report(alice, itemId, [created()], "https://evil.example")).status).toBe(403);
-    expect((await exportRoute.GET(request("/api/documents/export?format=json"))).status).toBe(401);
+    expect((await exportRoute.GET(request("/api/documents/export?format=json"), {})).status).toBe(401);
   });
 
   it("record the browser's reports once, with the device, and give another user a 404", async () => {
@@ -97,7 +97,7 @@ describe("the document-record routes", () => {
     expect(bobs.status).toBe(404);
     expect((await bobs.json()).error.code).toBe("DOCUMENT_NOT_FOUND");
 
-    const json = await (await exportRoute.GET(request("/api/documents/export?format=json", { cookie: alice }))).json();
+    const json = await (await exportRoute.GET(request("/api/documents/export?format=json", { cookie: alice }), {})).json();
     const document = json.documents.find((d: { itemId: string }) => d.itemId === itemId);
     expect(document).toMatchObject({ status: "uploaded", size: 4096, md5: "0cc175b9c0f1b6a831c399e269772661", removedAt: null });
     expect(json.events.filter((e: { itemId: string }) => e.itemId === itemId).map((e: { type: string; device: string }) => [e.type, e.device])).toEqual([
@@ -122,7 +122,7 @@ describe("the document-record routes", () => {
       expect(res.status, JSON.stringify(events).slice(0, 120)).toBe(400);
       expect((await res.json()).error.code).toBe("VALIDATION_FAILED");
     }
-    const json = await (await exportRoute.GET(request("/api/documents/export?format=json", { cookie: alice }))).json();
+    const json = await (await exportRoute.GET(request("/api/documents/export?format=json", { cookie: alice }), {})).json();
     expect(json.documents.some((d: { itemId: string }) => d.itemId === itemId)).toBe(false);
   });
 
@@ -133,22 +133,22 @@ describe("the document-record routes", () => {
     expect((await remove(bob)).status).toBe(404);
     expect((await remove(alice)).status).toBe(204);
     expect((await remove(alice)).status).toBe(404);
-    const csv = await (await exportRoute.GET(request("/api/documents/export?format=csv", { cookie: alice }))).text();
+    const csv = await (await exportRoute.GET(request("/api/documents/export?format=csv", { cookie: alice }), {})).text();
     expect(csv.split("\r\n").filter((line) => line.startsWith(itemId)).map((line) => line.split(",")[10])).toEqual(["created", "removed"]);
   });
 
   it("export CSV and JSON as attachments, with spreadsheet formulas defused", async () => {
     const itemId = randomUUID();
     await report(alice, itemId, [created({ name: "=HYPERLINK(\"x\")" })]);
-    const res = await exportRoute.GET(request("/api/documents/export?format=csv", { cookie: alice }));
+    const res = await exportRoute.GET(request("/api/documents/export?format=csv", { cookie: alice }), {});
     expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="documents-\d{4}-\d{2}-\d{2}\.csv"$/);
     const csv = await res.text();
     expect(csv.split("\r\n")[0]).toBe("item_id,file_id,subdocid,name,doctype,status,size,md5,created_at,removed_at,event_type,event_at,device,request_id,details");
     expect(csv).toContain(`"'=HYPERLINK(""x"")"`);
-    const json = await exportRoute.GET(request("/api/documents/export?format=json", { cookie: alice }));
+    const json = await exportRoute.GET(request("/api/documents/export?format=json", { cookie: alice }), {});
     expect(json.headers.get("content-disposition")).toMatch(/\.json"$/);
-    expect((await exportRoute.GET(request("/api/documents/export?format=xml", { cookie: alice }))).status).toBe(400);
+    expect((await exportRoute.GET(request("/api/documents/export?format=xml", { cookie: alice }), {})).status).toBe(400);
   });
 
   it("import the browser's old list once", async () => {
@@ -163,7 +163,7 @@ describe("the document-record routes", () => {
       uploadedAt: "2026-11-20T10:00:00.000Z",
     });
     const documents = [entry("Old one"), entry("Older one")];
-    const post = (body: unknown) => importRoute.POST(request("/api/documents/import", { method: "POST", cookie: alice, body }));
+    const post = (body: unknown) => importRoute.POST(request("/api/documents/import", { method: "POST", cookie: alice, body }), {});
     expect(await (await post({ documents })).json()).toEqual({ imported: 2 });
     expect(await (await post({ documents })).json()).toEqual({ imported: 0 });
     expect((await post({ documents: [{ ...entry("With endpoint"), uploadendpoint: "https://acct.blob.core.windows.net/c/b?sig=x" }] })).status).toBe(400);
