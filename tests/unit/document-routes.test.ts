@@ -14,6 +14,7 @@ let eventsRoute: typeof import("@/app/api/documents/[itemId]/events/route");
 let documentRoute: typeof import("@/app/api/documents/[itemId]/route");
 let exportRoute: typeof import("@/app/api/documents/export/route");
 let importRoute: typeof import("@/app/api/documents/import/route");
+let listRoute: typeof import("@/app/api/documents/route");
 let closeDatabase: () => Promise<void>;
 let alice: string;
 let bob: string;
@@ -65,7 +66,11 @@ beforeAll(async () => {
   documentRoute = await import("@/app/api/documents/[itemId]/route");
   exportRoute = await import("@/app/api/documents/export/route");
   importRoute = await import("@/app/api/documents/import/route");
-  ({ closeDatabase } = await import("@/lib/db/client"));
+  listRoute = await import("@/app/api/documents/route");
+  const db = await import("@/lib/db/client");
+  closeDatabase = db.closeDatabase;
+  // Opened here, as a server does before its first request: PGlite's first open can outlast a test's timeout.
+  await db.getDatabase();
   alice = await signedInCookie(`alice-${randomUUID()}`);
   bob = await signedInCookie(`bob-${randomUUID()}`);
 });
@@ -168,5 +173,24 @@ describe("the document-record routes", () => {
     expect(await (await post({ documents })).json()).toEqual({ imported: 0 });
     expect((await post({ documents: [{ ...entry("With endpoint"), uploadendpoint: "https://acct.blob.core.windows.net/c/b?sig=x" }] })).status).toBe(400);
     expect((await post({ documents: Array.from({ length: 21 }, (_, i) => entry(`Entry ${i}`)) })).status).toBe(400);
+  });
+
+  it("list the user's documents a page at a time, newest first, filtered, never another user's", async () => {
+    const carol = await signedInCookie(`carol-${randomUUID()}`);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const itemId = randomUUID();
+      ids.push(itemId);
+      await report(carol, itemId, [created({ name: `Carol ${i}`, at: new Date(Date.UTC(2026, 10, 1, 0, 0, i)).toISOString() })]);
+    }
+    const list = (query: string, cookie: string | undefined = carol) => listRoute.GET(request(`/api/documents${query}`, { cookie }), {});
+    const first = await (await list("?limit=2")).json();
+    expect(first.documents.map((d: { name: string }) => d.name)).toEqual(["Carol 2", "Carol 1"]);
+    const second = await (await list(`?limit=2&cursor=${first.nextCursor}`)).json();
+    expect(second).toEqual({ documents: [expect.objectContaining({ itemId: ids[0], name: "Carol 0", status: "created" })], nextCursor: null });
+    expect((await (await list("?q=carol%201")).json()).documents.map((d: { itemId: string }) => d.itemId)).toEqual([ids[1]]);
+    expect((await (await list("?limit=50", alice)).json()).documents.some((d: { name: string }) => d.name.startsWith("Carol"))).toBe(false);
+    expect((await list("?status=lost")).status).toBe(400);
+    expect((await listRoute.GET(request("/api/documents"), {})).status).toBe(401);
   });
 });
