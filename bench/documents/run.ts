@@ -18,6 +18,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/node-postgres";
+import pg from "pg";
 import { startSandbox } from "../../sandbox/index";
 import { startProcess, waitForHttp, type RunningProcess } from "../../scripts/lib/child-process";
 import { startPostgresServer } from "../../scripts/lib/postgres-server";
@@ -78,25 +80,57 @@ async function time(label: string, cookie: string, request: (i: number) => { pat
 }
 
 /** 200,000 documents, one "created" event each; `userKey` owns 10,000, the rest are spread over 1,900 users. */
+const SEED_STATEMENTS = (userKey: string) => [
+  sql`
+    insert into documents (user_key, item_id, file_id, subdocid, container, name, doctype, size, md5, status, created_at, updated_at)
+    select case when g <= ${sql.raw(String(USER_DOCUMENTS))} then ${userKey} else 'bench-user-' || (g % ${sql.raw(String(OTHER_USERS))}) end,
+           md5('item' || g)::uuid::text, md5('file' || g)::uuid::text, 0, 'documents',
+           (array['Contract','Invoice','Lease','Offer','Policy'])[1 + g % 5] || ' ' || g,
+           (array['contract','invoice','agreement','offer','policy'])[1 + g % 5],
+           1000 + g, md5('x' || g), (array['uploaded','uploaded','uploaded','failed','created'])[1 + g % 5],
+           timestamptz '2026-01-01' + g * interval '1 second', timestamptz '2026-01-01' + g * interval '1 second'
+    from generate_series(1, ${sql.raw(String(TOTAL_DOCUMENTS))}) g`,
+  sql`
+    insert into document_events (user_key, item_id, event_id, type, at)
+    select user_key, item_id, md5('event' || item_id)::uuid, 'created', created_at from documents`,
+  sql`analyze`,
+];
+
+/** The plan of the list's first page, as the repository asks for it: it should read documents_list_idx in order. */
+const LIST_PLAN = (userKey: string) => sql`
+  explain select * from documents where user_key = ${userKey} and removed_at is null
+  order by created_at desc nulls last, item_id desc nulls last limit 51`;
+
+function printPlan(name: string, rows: Record<string, unknown>[]): void {
+  console.log(`${name}: plan of the list's first page: ${rows.map((r) => Object.values(r)[0]).join(" / ").replace(/\s+/g, " ")}`);
+}
+
+/**
+ * Migrates (through the app's own open) and fills the database. PostgreSQL is filled over a plain connection: the
+ * app's pool gives up on any query after 5 s, and these take longer.
+ */
 async function seed(options: { url?: string; dir: string }, userKey: string): Promise<number> {
   const started = performance.now();
   const database = await openDatabase(options);
   try {
-    await database.db.execute(sql`
-      insert into documents (user_key, item_id, file_id, subdocid, container, name, doctype, size, md5, status, created_at, updated_at)
-      select case when g <= ${sql.raw(String(USER_DOCUMENTS))} then ${userKey} else 'bench-user-' || (g % ${sql.raw(String(OTHER_USERS))}) end,
-             md5('item' || g)::uuid::text, md5('file' || g)::uuid::text, 0, 'documents',
-             (array['Contract','Invoice','Lease','Offer','Policy'])[1 + g % 5] || ' ' || g,
-             (array['contract','invoice','agreement','offer','policy'])[1 + g % 5],
-             1000 + g, md5('x' || g), (array['uploaded','uploaded','uploaded','failed','created'])[1 + g % 5],
-             timestamptz '2026-01-01' + g * interval '1 second', timestamptz '2026-01-01' + g * interval '1 second'
-      from generate_series(1, ${sql.raw(String(TOTAL_DOCUMENTS))}) g`);
-    await database.db.execute(sql`
-      insert into document_events (user_key, item_id, event_id, type, at)
-      select user_key, item_id, md5('event' || item_id)::uuid, 'created', created_at from documents`);
-    await database.db.execute(sql`analyze`);
+    if (options.url) {
+      await database.close();
+      const client = new pg.Client({ connectionString: options.url });
+      await client.connect();
+      try {
+        const filler = drizzle({ client });
+        for (const statement of SEED_STATEMENTS(userKey)) await filler.execute(statement);
+        printPlan("PostgreSQL", (await filler.execute(LIST_PLAN(userKey))).rows);
+      } finally {
+        await client.end();
+      }
+    } else {
+      for (const statement of SEED_STATEMENTS(userKey)) await database.db.execute(statement);
+      const plan = (await database.db.execute(LIST_PLAN(userKey))) as unknown as { rows: Record<string, unknown>[] };
+      printPlan("PGlite", plan.rows);
+    }
   } finally {
-    await database.close();
+    if (!options.url) await database.close();
   }
   return performance.now() - started;
 }

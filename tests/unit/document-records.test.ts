@@ -105,6 +105,23 @@ describe.each(backends)("document records on %s", (_name, open) => {
     expect(found?.events.at(-1)?.details).toEqual({ mode: "single", bytes: 2048, md5: md5.toLowerCase(), durationMs: 812 });
   });
 
+  it("keeps every event of reports sent at the same time, while other requests read", async () => {
+    const user = newUser();
+    const itemId = newId();
+    await records.recordEvents(user, itemId, [createdEvent(0)], ctx);
+    const reports = Array.from({ length: 12 }, (_, i): DocumentEventInput[] => [
+      { id: newId(), type: "resumed", at: at(10 + i), mode: "blocks", bytes: i },
+      { id: newId(), type: "failed", at: at(10 + i), errorCode: "UPLOAD_STALLED" },
+    ]);
+    const [recorded, reads] = await Promise.all([
+      Promise.all(reports.map((events) => records.recordEvents(user, itemId, events, ctx))),
+      Promise.all(reports.map(() => records.listDocuments(user, { limit: 5 }))),
+    ]);
+    expect(recorded).toEqual(reports.map(() => 2));
+    expect(reads.every((page) => page.documents.length === 1)).toBe(true);
+    expect((await records.getDocument(user, itemId))?.events).toHaveLength(1 + 2 * reports.length);
+  });
+
   it("marks a document replaced when its refused link made the app create another, and keeps it replaced", async () => {
     const user = newUser();
     const first = newId();
