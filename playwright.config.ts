@@ -1,4 +1,6 @@
 import { mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defineConfig, devices, type PlaywrightTestConfig } from "@playwright/test";
 import { chromiumArgs, chromiumExecutablePath } from "./e2e/chromium-path";
 import { ACCESS_TOKEN_TTL_SECONDS, slotPorts, slotUrls, urls, workerCount } from "./e2e/ports";
@@ -20,6 +22,8 @@ const startApp = (port: number) =>
 // Each app server's embedded session store, a directory of its own (sessionStoreDir). Not emptied here: Playwright
 // loads this file again in every worker, while the servers run. Sessions left by an earlier run name a sandbox
 // that is gone and expire with the idle timeout.
+// Each app server's embedded database, likewise: one folder serves one process (a second one refuses to start).
+const databaseDir = (port: number) => join(tmpdir(), `esign-e2e-db-${port}`);
 
 // The app servers the deployment specs (e2e/deploy/) start themselves.
 const deployAppUrls = Object.values(deployUrls);
@@ -72,7 +76,7 @@ function slotServers(slot: number): WebServer[] {
       // One access line per request: kept in .e2e-logs/ (tee), not repeated in the test output.
       stdout: "ignore",
       stderr: "pipe",
-      env: { ...appEnv, AUTH_URL: slotUrl.app, AUTH_SECRET: APP_SECRET, SESSION_STORE_DIR: sessionStoreDir(ports.app) },
+      env: { ...appEnv, AUTH_URL: slotUrl.app, AUTH_SECRET: APP_SECRET, SESSION_STORE_DIR: sessionStoreDir(ports.app), DATABASE_DIR: databaseDir(ports.app) },
     },
     {
       // The same build as the shared development client: public, PKCE, no refresh token.
@@ -82,7 +86,7 @@ function slotServers(slot: number): WebServer[] {
       timeout: 90_000,
       stdout: "ignore",
       stderr: "pipe",
-      env: { ...appEnv, AUTH_URL: slotUrl.devClientApp, AUTH_SECRET: DEV_APP_SECRET, ESIGN_CLIENT_ID: "dev-client", SESSION_STORE_DIR: sessionStoreDir(ports.devClientApp) },
+      env: { ...appEnv, AUTH_URL: slotUrl.devClientApp, AUTH_SECRET: DEV_APP_SECRET, ESIGN_CLIENT_ID: "dev-client", SESSION_STORE_DIR: sessionStoreDir(ports.devClientApp), DATABASE_DIR: databaseDir(ports.devClientApp) },
     },
   ];
 }

@@ -10,6 +10,8 @@ const KNOWN_ROUTES = new Set([
   "/auth/restart",
   "/api/account",
   "/api/documents",
+  "/api/documents/export",
+  "/api/documents/import",
   "/api/health",
   "/api/health/ready",
   "/api/sessions",
@@ -17,8 +19,13 @@ const KNOWN_ROUTES = new Set([
   "/favicon.ico",
   "/brand/mark.svg",
 ]);
-/** Routes with an id in the path (one session of the user's): one label for all ids. */
-const ROUTE_FAMILIES: [RegExp, string][] = [[/^\/api\/sessions\/[^/]+$/, "/api/sessions/[id]"]];
+/** Routes with an id in their path: one label each, never the id itself. */
+const ROUTE_FAMILIES: [RegExp, string][] = [
+  [/^\/api\/sessions\/[^/]+$/, "/api/sessions/[id]"],
+  [/^\/api\/documents\/[^/]+\/events$/, "/api/documents/:itemId/events"],
+  [/^\/api\/documents\/[^/]+$/, "/api/documents/:itemId"],
+  [/^\/documents\/[^/]+$/, "/documents/:itemId"],
+];
 const AUTH_ACTIONS = new Set(["signin", "callback", "signout", "session", "csrf", "providers", "error"]);
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
