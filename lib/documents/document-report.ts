@@ -3,7 +3,7 @@
  * Facts only: ids, name, type, size, MD5, times, error codes. Never the upload endpoint, its SAS or a token —
  * they are credentials and expire, so no report type has a field for them.
  */
-export type DocumentReportType = "created" | "upload_started" | "uploaded" | "failed" | "resumed" | "replaced";
+export type DocumentReportType = "created" | "upload_started" | "uploaded" | "failed" | "abandoned" | "resumed" | "replaced";
 
 /** How the bytes went: one PUT or staged blocks (a fallback from blocks to one PUT is a "single"). */
 export type ReportedTransfer = "single" | "blocks";
@@ -23,6 +23,8 @@ export type UploadMilestone =
   | { type: "resumed"; mode: ReportedTransfer }
   | { type: "uploaded"; mode: ReportedTransfer; bytes: number; md5?: string; durationMs: number }
   | { type: "failed"; errorCode: string }
+  /** The user cancelled it: the file was not stored, and nobody will send it to this document again. */
+  | { type: "abandoned" }
   | { type: "replaced"; replacedByItemId: string };
 
 /** A milestone as sent: `id` makes a retried send idempotent, `at` is when it happened in the browser. */

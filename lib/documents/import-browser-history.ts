@@ -1,12 +1,14 @@
 import { clearRecentDocuments, readRecentDocuments, type RecentDocument } from "@/lib/document-history";
+import type { SendOutcome } from "@/lib/documents/report-outbox";
 
-/** Sends the documents to `POST /api/documents/import`; rejects when the app did not take them. */
-export type ImportDocuments = (documents: RecentDocument[]) => Promise<unknown>;
+/** Sends the documents to `POST /api/documents/import` and says how the app answered. */
+export type ImportDocuments = (documents: RecentDocument[]) => Promise<SendOutcome>;
 
 /**
  * Moves this user's browser-only list (kept in localStorage before the app had a record) into the server record,
- * once: the list is deleted only after the app took it, so a database outage just moves the import to the next
- * visit. Resolves true when something was imported (the page then shows it).
+ * once. The list is deleted when the app took it, or refused it for good (a 4xx: sending it again cannot help);
+ * when the app did not answer (database down, offline) it stays, and the next visit tries again. Resolves true
+ * when something was imported (the page then shows it).
  */
 export async function importBrowserHistory(storage: Storage, userKey: string, send: ImportDocuments): Promise<boolean> {
   const documents = readRecentDocuments(storage, userKey);
@@ -15,7 +17,8 @@ export async function importBrowserHistory(storage: Storage, userKey: string, se
     clearRecentDocuments(storage, userKey);
     return false;
   }
-  await send(documents);
+  const outcome = await send(documents);
+  if (outcome === "retry") return false;
   clearRecentDocuments(storage, userKey);
-  return true;
+  return outcome === "delivered";
 }

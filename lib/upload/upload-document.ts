@@ -1,5 +1,5 @@
 import { ApiError } from "@/lib/api-client";
-import type { ReportMilestone, ReportedTransfer } from "@/lib/documents/document-report";
+import type { ReportMilestone, ReportedTransfer, UploadMilestone } from "@/lib/documents/document-report";
 import type { CreateDocumentInput, CreateDocumentResult } from "@/lib/esign/schemas";
 import { createWorkerBlockHasher, type BlockHasher } from "@/lib/upload/block-hasher";
 import { BlocksRefusedError, uploadInBlocks } from "@/lib/upload/block-upload";
@@ -80,11 +80,10 @@ export type UploadDocumentOptions = {
   now?: () => number;
 };
 
-/** The code the user was shown for a failure, as reported (the message is the UI's; the code is stable). */
-function failureCode(error: unknown, signal?: AbortSignal): string {
-  if (signal?.aborted) return "UPLOAD_CANCELLED";
-  if (error instanceof UploadError || error instanceof ApiError) return error.code;
-  return "UNEXPECTED";
+/** How an upload that stopped ends in the record: cancelled by the user, or failed with the code the user was shown. */
+function endMilestone(error: unknown, signal?: AbortSignal): UploadMilestone {
+  if (signal?.aborted || (error instanceof UploadError && error.code === "UPLOAD_CANCELLED")) return { type: "abandoned" };
+  return { type: "failed", errorCode: error instanceof UploadError || error instanceof ApiError ? error.code : "UNEXPECTED" };
 }
 
 const reportedTransfer = (mode: TransferMode): ReportedTransfer => (mode === "blocks" ? "blocks" : "single");
@@ -233,7 +232,7 @@ export async function uploadDocument(options: UploadDocumentOptions): Promise<Up
     };
   } catch (error) {
     // A pause is not an end: the upload continues from its staged blocks, and says so with "resumed".
-    if (itemId && signal?.reason !== UPLOAD_PAUSED) report(itemId, { type: "failed", errorCode: failureCode(error, signal) });
+    if (itemId && signal?.reason !== UPLOAD_PAUSED) report(itemId, endMilestone(error, signal));
     throw error;
   }
 }

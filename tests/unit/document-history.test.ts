@@ -61,7 +61,7 @@ describe("importBrowserHistory", () => {
   it("sends this user's list to the app once, then deletes it; another user's list stays untouched", async () => {
     store("alice", [doc(2), doc(1)]);
     store("bob", [doc(9)]);
-    const send = vi.fn(async () => ({ imported: 2 }));
+    const send = vi.fn(async () => "delivered" as const);
     expect(await importBrowserHistory(storage, "alice", send)).toBe(true);
     expect(send).toHaveBeenCalledWith([doc(2), doc(1)]);
     expect(storage.getItem(recentDocumentsKey("alice"))).toBeNull();
@@ -71,15 +71,17 @@ describe("importBrowserHistory", () => {
     expect(send).toHaveBeenCalledTimes(1);
   });
 
-  it("keeps the list when the app did not take it (database down), for the next visit to try again", async () => {
+  it("keeps the list when the app did not answer (database down), and deletes it when the app refused it for good", async () => {
     store("alice", [doc(1)]);
-    await expect(importBrowserHistory(storage, "alice", async () => Promise.reject(new Error("503")))).rejects.toThrow("503");
+    expect(await importBrowserHistory(storage, "alice", async () => "retry")).toBe(false);
     expect(readRecentDocuments(storage, "alice")).toEqual([doc(1)]);
+    expect(await importBrowserHistory(storage, "alice", async () => "refused")).toBe(false);
+    expect(storage.getItem(recentDocumentsKey("alice"))).toBeNull();
   });
 
   it("deletes an unreadable leftover without sending anything", async () => {
     storage.setItem(recentDocumentsKey("alice"), "{not json");
-    const send = vi.fn(async () => undefined);
+    const send = vi.fn(async () => "delivered" as const);
     expect(await importBrowserHistory(storage, "alice", send)).toBe(false);
     expect(send).not.toHaveBeenCalled();
     expect(storage.getItem(recentDocumentsKey("alice"))).toBeNull();

@@ -1,7 +1,6 @@
 "use client";
 import { useCallback, useEffect } from "react";
 import { useRouter } from "next/navigation";
-import { fetchJson } from "@/lib/api-client";
 
 const loadDelivery = () => import("@/lib/documents/report-delivery");
 
@@ -23,18 +22,10 @@ export function useDocumentRecordSync(userKey: string) {
   }, [deliverReports]);
 
   useEffect(() => {
-    void import("@/lib/documents/import-browser-history")
-      .then(({ importBrowserHistory }) =>
-        importBrowserHistory(localStorage, userKey, (documents) =>
-          fetchJson("/api/documents/import", {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body: JSON.stringify({ documents }),
-          }),
-        ),
-      )
+    void Promise.all([import("@/lib/documents/import-browser-history"), loadDelivery()])
+      .then(([{ importBrowserHistory }, { postImport }]) => importBrowserHistory(localStorage, userKey, postImport))
       .then((imported) => imported && router.refresh())
-      // Not taken (the database is down, say): the list stays in this browser and the next visit tries again.
+      // No localStorage (disabled) or the modules did not load: the next visit tries again.
       .catch(() => undefined);
   }, [userKey, router]);
 
