@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The tests start Chromium, redis-server, nginx and prometheus as child processes (and run promtool). Run as root on a fresh Debian machine,
+# The tests start Chromium, redis-server, nginx, prometheus and PostgreSQL as child processes (and run promtool). Run as root on a fresh Debian machine,
 # this installs whichever is missing; run as anyone else, it stops at once with the exact command to run.
 set -euo pipefail
 
@@ -15,6 +15,8 @@ have nginx || missing+=(nginx)
 have openssl || missing+=(openssl)
 # One package: the server for the metrics e2e, promtool for the alert-rule tests.
 { have prometheus && have promtool; } || missing+=(prometheus)
+# Debian's server binaries live off PATH, in /usr/lib/postgresql/<major>/bin (scripts/lib/postgres-server.ts finds them).
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 
