@@ -177,13 +177,13 @@ describe("ReportOutbox", () => {
 describe("report delivery over HTTP", () => {
   afterEach(() => vi.unstubAllGlobals());
 
-  it("maps the events route's answers: unreachable, 5xx (database down), 429 and signed out are retried; 400/403/404 are not", () => {
+  it("maps the events route's answers: unreachable, 5xx (database down), a 429 (a proxy's, not JSON) and signed out are retried; 400/403/404 are not", () => {
     expect(outcomeOf(new ApiError(0, "NETWORK", "x"))).toBe("retry");
-    expect(outcomeOf(new ApiError(503, "DATABASE_UNAVAILABLE" as never, "x"))).toBe("retry");
-    expect(outcomeOf(new ApiError(429, "RATE_LIMITED" as never, "x"))).toBe("retry");
+    expect(outcomeOf(new ApiError(503, "DATABASE_UNAVAILABLE", "x"))).toBe("retry");
+    expect(outcomeOf(new ApiError(429, "INTERNAL", "x"))).toBe("retry");
     expect(outcomeOf(new ApiError(401, "UNAUTHENTICATED", "x"))).toBe("retry");
     expect(outcomeOf(new ApiError(400, "VALIDATION_FAILED", "x"))).toBe("refused");
-    expect(outcomeOf(new ApiError(404, "NOT_FOUND" as never, "x"))).toBe("refused");
+    expect(outcomeOf(new ApiError(404, "DOCUMENT_NOT_FOUND", "x"))).toBe("refused");
     expect(outcomeOf(new ApiError(403, "CROSS_SITE_REQUEST", "x"))).toBe("refused");
     expect(outcomeOf(new TypeError("boom"))).toBe("retry");
   });
