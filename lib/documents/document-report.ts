@@ -19,8 +19,9 @@ export type UploadMilestone =
       doctype: string;
       size: number;
     }
-  | { type: "upload_started"; mode: ReportedTransfer }
-  | { type: "resumed"; mode: ReportedTransfer }
+  /** `bytes`: the file's size, so the record knows it even when the upload never finishes. */
+  | { type: "upload_started"; mode: ReportedTransfer; bytes: number }
+  | { type: "resumed"; mode: ReportedTransfer; bytes: number }
   | { type: "uploaded"; mode: ReportedTransfer; bytes: number; md5?: string; durationMs: number }
   | { type: "failed"; errorCode: string }
   /** The user cancelled it: the file was not stored, and nobody will send it to this document again. */

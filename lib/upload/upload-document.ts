@@ -134,7 +134,7 @@ export async function uploadDocument(options: UploadDocumentOptions): Promise<Up
   };
   const started = (created: CreateDocumentResult, type: "upload_started" | "resumed", mode: ReportedTransfer) => {
     transferStartedAt = now();
-    report(created.itemId, { type, mode });
+    report(created.itemId, { type, mode, bytes: file.size });
   };
 
   try {

@@ -48,7 +48,7 @@ describe("ReportOutbox", () => {
     let release!: () => void;
     const send = vi.fn(() => new Promise<SendOutcome>((resolve) => (release = () => resolve("delivered"))));
     const outbox = new ReportOutbox("alice", store, send);
-    outbox.report("item-1", { type: "upload_started", mode: "single" });
+    outbox.report("item-1", { type: "upload_started", mode: "single", bytes: 1 });
     expect(send).not.toHaveBeenCalled();
     await settle();
     // Kept in the store while the request is on its way: a page closed now still has it.
@@ -70,11 +70,11 @@ describe("ReportOutbox", () => {
       await blocked;
       return "delivered";
     });
-    outbox.report("item-0", { type: "upload_started", mode: "single" });
+    outbox.report("item-0", { type: "upload_started", mode: "single", bytes: 1 });
     await settle();
     // While that request runs, three more reports: they go together in the next one, in the order made.
-    outbox.report("item-1", { type: "upload_started", mode: "blocks" });
-    outbox.report("item-1", { type: "resumed", mode: "blocks" });
+    outbox.report("item-1", { type: "upload_started", mode: "blocks", bytes: 1 });
+    outbox.report("item-1", { type: "resumed", mode: "blocks", bytes: 1 });
     outbox.report("item-1", { type: "uploaded", mode: "blocks", bytes: 10, durationMs: 5 });
     await settle();
     release();
@@ -130,7 +130,7 @@ describe("ReportOutbox", () => {
     const store = memoryStore();
     const hold = { setTimer: () => 0, clearTimer: () => {} };
     const maker = new ReportOutbox("alice", store, scriptedSend("retry", "retry", "retry").send, hold);
-    for (const item of ["item-1", "item-2", "item-3"]) maker.report(item, { type: "upload_started", mode: "single" });
+    for (const item of ["item-1", "item-2", "item-3"]) maker.report(item, { type: "upload_started", mode: "single", bytes: 1 });
     await settle();
     await maker.flush();
     const { send, calls } = scriptedSend("refused", "retry");
@@ -143,7 +143,7 @@ describe("ReportOutbox", () => {
     const { send, calls } = scriptedSend();
     const store = memoryStore();
     const outbox = new ReportOutbox("alice", store, scriptedSend(...Array<SendOutcome>(200).fill("retry")).send, { setTimer: () => 0, clearTimer: () => {} });
-    for (let i = 0; i < 120; i++) outbox.report("item-1", { type: "resumed", mode: "blocks" });
+    for (let i = 0; i < 120; i++) outbox.report("item-1", { type: "resumed", mode: "blocks", bytes: 1 });
     await settle();
     await new ReportOutbox("alice", store, send).flush();
     expect(calls.map((c) => c.reports.length)).toEqual([50, 50, 20]);
@@ -154,7 +154,7 @@ describe("ReportOutbox", () => {
     const store = memoryStore();
     let now = Date.parse("2026-01-01T00:00:00Z");
     const hold = { setTimer: () => 0, clearTimer: () => {}, now: () => now };
-    new ReportOutbox("alice", store, scriptedSend("retry").send, hold).report("item-old", { type: "upload_started", mode: "single" });
+    new ReportOutbox("alice", store, scriptedSend("retry").send, hold).report("item-old", { type: "upload_started", mode: "single", bytes: 1 });
     await settle();
     now += OUTBOX_MAX_AGE_MS + 1;
     const { send, calls } = scriptedSend();
@@ -166,7 +166,7 @@ describe("ReportOutbox", () => {
   it("still delivers from memory when the store is unavailable (no IndexedDB)", async () => {
     const { send, calls } = scriptedSend();
     const outbox = new ReportOutbox("alice", memoryStore(true), send);
-    outbox.report("item-1", { type: "upload_started", mode: "single" });
+    outbox.report("item-1", { type: "upload_started", mode: "single", bytes: 1 });
     await settle();
     await outbox.flush();
     expect(calls.map((c) => c.itemId)).toEqual(["item-1"]);

@@ -176,7 +176,7 @@ describe("uploadDocument's reports for the app's record", () => {
     const { outcome, reports } = reportRun(create);
     await outcome;
     expect(reports).toEqual([
-      { itemId: ITEM_1, type: "upload_started", mode: "single" },
+      { itemId: ITEM_1, type: "upload_started", mode: "single", bytes: 5 },
       { itemId: ITEM_1, type: "uploaded", mode: "single", bytes: 5, md5: "5d41402abc4b2a76b9719d911017c592", durationMs: 250 },
     ]);
   });

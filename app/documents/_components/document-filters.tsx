@@ -19,8 +19,8 @@ export function DocumentFilters({ params, doctypeSuggestions }: Props) {
   return (
     <form method="get" action="/documents#documents-list" role="search" aria-label="Your documents" className="grid grid-cols-2 items-end gap-3 sm:grid-cols-[1fr_12rem_12rem_auto]">
       <div className="col-span-2 flex flex-col gap-1.5 sm:col-span-1">
-        <Label htmlFor="documents-q">Name contains</Label>
-        <Input id="documents-q" name="q" type="search" defaultValue={params.q} maxLength={200} autoComplete="off" />
+        <Label htmlFor="documents-q">Search documents</Label>
+        <Input id="documents-q" name="q" type="search" defaultValue={params.q} maxLength={200} autoComplete="off" placeholder="Part of the name" />
       </div>
       <div className="flex flex-col gap-1.5">
         <Label htmlFor="documents-doctype">Type</Label>

@@ -16,7 +16,7 @@ function describe(event: DocumentEventRecord): { title: string; facts: string[] 
   const facts: string[] = [];
   if (bytes !== null) facts.push(`${formatBytes(bytes)} (${bytes.toLocaleString("en")} bytes)`);
   if (text(details.md5)) facts.push(`MD5 ${text(details.md5)}`);
-  if (duration !== null) facts.push(`took ${formatDuration(duration / 1000)}`);
+  if (duration !== null) facts.push(`took ${duration < 1000 ? `${Math.round(duration)} ms` : formatDuration(duration / 1000)}`);
   switch (event.type) {
     case "created":
       return { title: "Created at the service", facts };
