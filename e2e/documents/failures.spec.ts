@@ -2,7 +2,7 @@ import path from "node:path";
 import { test, expect } from "../fixtures/test";
 import { signIn, users } from "../fixtures/users";
 import { urls } from "../ports";
-import { MiB, expectStored, stageFile, watchStorageRequests, writeRandomFile } from "./support";
+import { MiB, expectStored, listedDocument, stageFile, watchStorageRequests, writeRandomFile } from "./support";
 
 const upload = (page: import("@playwright/test").Page) => page.getByRole("button", { name: "Upload", exact: true }).click();
 
@@ -75,7 +75,7 @@ test.describe("document upload when something goes wrong", () => {
     // The app's record keeps the failure with the code the user was shown.
     await expect(async () => {
       await page.reload();
-      await expect(page.getByTestId("document-row").filter({ hasText: "tampered.pdf" }).locator("[data-status]")).toHaveAttribute("data-status", "failed", {
+      await expect(listedDocument(page, doc!.itemId).locator("[data-status]")).toHaveAttribute("data-status", "failed", {
         timeout: 1000,
       });
     }).toPass({ timeout: 15_000 });

@@ -1,7 +1,7 @@
 import { test, expect } from "../fixtures/test";
 import { signIn, users } from "../fixtures/users";
 import { urls } from "../ports";
-import { MiB, expectStored, recordUploadProgress, stageFile, watchBodiesSentToApp, writeRandomFile } from "./support";
+import { MiB, expectStored, listedDocument, recordUploadProgress, stageFile, watchBodiesSentToApp, writeRandomFile } from "./support";
 
 test.describe("document upload", () => {
   test.beforeEach(async ({ admin }) => {
@@ -35,8 +35,7 @@ test.describe("document upload", () => {
     await expect(success.locator('[data-field="Sub-document"]')).toHaveText(String(stored!.subdocid));
 
     // The list below is the app's record, refreshed from the server once the upload is done.
-    const row = page.getByTestId("document-row").filter({ hasText: "contract-2024.pdf" });
-    await expect(row.locator("[data-status]")).toHaveAttribute("data-status", "uploaded");
+    await expect(listedDocument(page, stored!.itemId).locator("[data-status]")).toHaveAttribute("data-status", "uploaded");
     const storage = await page.evaluate(() => JSON.stringify({ ...localStorage }));
     expect(storage).not.toMatch(/sig=|uploadendpoint|sas/i);
     expect(bodiesToApp()).toEqual([]);
@@ -85,7 +84,7 @@ test.describe("document upload", () => {
     // The document exists at the service without a file: the app's record says the upload was cancelled.
     await expect(async () => {
       await page.reload();
-      await expect(page.getByTestId("document-row").filter({ hasText: "to-cancel.pdf" }).locator("[data-status]")).toHaveAttribute("data-status", "abandoned", {
+      await expect(listedDocument(page, doc!.itemId).locator("[data-status]")).toHaveAttribute("data-status", "abandoned", {
         timeout: 1000,
       });
     }).toPass({ timeout: 15_000 });
