@@ -23,6 +23,7 @@ const startApp = (port: number) =>
 // loads this file again in every worker, while the servers run. Sessions left by an earlier run name a sandbox
 // that is gone and expire with the idle timeout.
 // Each app server's embedded database, likewise: one folder serves one process (a second one refuses to start).
+// Kept between runs, so lists hold earlier runs' documents: specs look for their own by name.
 const databaseDir = (port: number) => join(tmpdir(), `esign-e2e-db-${port}`);
 
 // The app servers the deployment specs (e2e/deploy/) start themselves.

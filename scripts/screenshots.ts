@@ -16,6 +16,12 @@ const PICTURES: Record<string, string> = {
   "account-error.png": "account-error-desktop.png",
   "documents-mobile.png": "documents-mobile-uploading.png",
   "account-mobile.png": "account-success-mobile.png",
+  "documents-list.png": "documents-list-desktop.png",
+  "documents-list-empty.png": "documents-list-empty-desktop.png",
+  "documents-list-database-down.png": "documents-list-database-down-desktop.png",
+  "documents-list-mobile.png": "documents-list-mobile.png",
+  "document-page.png": "document-page-desktop.png",
+  "document-page-mobile.png": "document-page-mobile.png",
   "brand-acme-documents.png": "brand-acme-documents.png",
   "brand-acme-auth-error.png": "brand-acme-auth-error.png",
 };

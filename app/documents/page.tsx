@@ -1,12 +1,16 @@
 import type { Metadata } from "next";
 import { auth } from "@/auth";
 import { getConfig } from "@/lib/env";
+import { readDocumentListParams } from "@/lib/documents/document-list-params";
 import { SignInPrompt } from "@/components/sign-in-prompt";
+import { DocumentList } from "@/app/documents/_components/document-list";
 import { DocumentsWorkspace } from "@/app/documents/_components/documents-workspace";
 
 export const metadata: Metadata = { title: "Documents" };
 
-export default async function DocumentsPage() {
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function DocumentsPage({ searchParams }: Props) {
   const session = await auth();
   if (!session?.userKey) {
     return (
@@ -18,6 +22,7 @@ export default async function DocumentsPage() {
     );
   }
   const { storageOrigins, doctypeSuggestions, uploadBlocks } = getConfig();
+  const params = readDocumentListParams(await searchParams);
   return (
     <div className="flex flex-col gap-6">
       <div>
@@ -32,6 +37,7 @@ export default async function DocumentsPage() {
         uploadBlocks={uploadBlocks}
         userKey={session.userKey}
       />
+      <DocumentList userKey={session.userKey} params={params} doctypeSuggestions={doctypeSuggestions} />
     </div>
   );
 }

@@ -9,7 +9,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Skeleton } from "@/components/ui/skeleton";
 import { SignInAgainButton } from "@/components/sign-in-again-button";
-import { SessionTime } from "@/app/account/_components/session-time";
+import { LocalTime } from "@/components/local-time";
 
 /** What went wrong last, and how to try again where trying again as it is can help (a reload of the list). */
 type Problem = { error: Error; title: string; retry?: () => void };
@@ -179,12 +179,12 @@ function SessionRow({ session, onEnd, disabled }: { session: SessionSummary; onE
           ) : null}
         </p>
         <p className="text-sm text-slate-600">
-          Signed in <SessionTime iso={session.signedInAt} style="absolute" />
+          Signed in <LocalTime iso={session.signedInAt} style="absolute" />
           <span aria-hidden="true"> · </span>
           <span className="sr-only">, </span>
           {session.current ? "Active now" : (
             <>
-              Last active <SessionTime iso={session.lastSeenAt} style="relative" />
+              Last active <LocalTime iso={session.lastSeenAt} style="relative" />
             </>
           )}
         </p>

@@ -1,5 +1,4 @@
 import type { ReactNode } from "react";
-import type { RecentDocument } from "@/lib/document-history";
 import { formatBytes } from "@/lib/upload/format";
 import type { UploadedDocument } from "@/lib/upload/upload-document";
 
@@ -10,7 +9,10 @@ const CHECK_NOTES: Record<UploadedDocument["storageChecked"], string> = {
   none: "Computed by storage (file too large to hash first)",
 };
 
-type Props = { document: RecentDocument & Partial<Pick<UploadedDocument, "storageChecked">> };
+type Props = {
+  document: Pick<UploadedDocument, "name" | "itemId" | "fileId" | "subdocid" | "size" | "md5Hex" | "replacedItemId"> &
+    Partial<Pick<UploadedDocument, "storageChecked">>;
+};
 
 /** The identifiers the service gave the document, plus size and checksum, selectable for copying. */
 export function DocumentFacts({ document }: Props) {

@@ -16,10 +16,10 @@ function relative(date: Date): string {
 }
 
 /**
- * A session's time in the reader's time zone (or how long ago). The server cannot know that zone, so its render
- * and hydration show UTC, and the browser's own rendering follows.
+ * A time in the reader's time zone (or how long ago). The server cannot know that zone, so its render and
+ * hydration show UTC, and the browser's own rendering follows.
  */
-export function SessionTime({ iso, style }: { iso: string; style: "absolute" | "relative" }) {
+export function LocalTime({ iso, style }: { iso: string; style: "absolute" | "relative" }) {
   const hydrated = useHydrated();
   const date = new Date(iso);
   const text = !hydrated ? `${serverFormat.format(date)} UTC` : style === "relative" ? relative(date) : absolute(date);
