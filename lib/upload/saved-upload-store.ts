@@ -1,29 +1,7 @@
+import { indexedDbStore } from "@/lib/browser/indexed-db-store";
 import { withoutExpiredEndpoint, type SavedUpload } from "@/lib/upload/saved-upload";
 
-const DB_NAME = "esign-uploads";
-const STORE = "interrupted";
-
-function openDb(): Promise<IDBDatabase> {
-  return new Promise((resolve, reject) => {
-    const request = indexedDB.open(DB_NAME, 1);
-    request.onupgradeneeded = () => request.result.createObjectStore(STORE, { keyPath: "id" });
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-}
-
-let db: Promise<IDBDatabase> | undefined;
-
-/** One request in its own transaction; read-write transactions on one store run in the order they were made. */
-async function run<T>(mode: IDBTransactionMode, act: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
-  db ??= openDb();
-  const store = (await db).transaction(STORE, mode).objectStore(STORE);
-  return new Promise((resolve, reject) => {
-    const request = act(store);
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-}
+const run = indexedDbStore("esign-uploads", "interrupted");
 
 export const savedUploadStore = {
   save: (saved: SavedUpload) => run("readwrite", (store) => store.put(saved)),
