@@ -9,4 +9,6 @@ export async function register() {
   // the embedded database's folder).
   const { prepareDatabaseAtStartup } = await import("@/lib/db/client");
   await prepareDatabaseAtStartup();
+  const { startRetentionSweep } = await import("@/lib/documents/retention-sweep");
+  startRetentionSweep();
 }

@@ -24,6 +24,8 @@ const startApp = (port: number) =>
  * expire with the idle timeout.
  */
 const sessionStoreDir = (port: number) => join(tmpdir(), `esign-e2e-sessions-${port}`);
+/** Each app server's embedded database, likewise: one folder serves one process (a second one refuses to start). */
+const databaseDir = (port: number) => join(tmpdir(), `esign-e2e-db-${port}`);
 
 /**
  * Each app server's embedded database (PGlite), a directory of its own: one folder serves one process only. Kept

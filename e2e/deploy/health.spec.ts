@@ -29,6 +29,7 @@ test.describe("health and readiness", () => {
       .toEqual([
         ["auth", "ok"],
         ["api", "ok"],
+        ["database", "ok"],
       ]);
     expect(body!.status).toBe("ready");
     expect(body!.checks).toEqual([

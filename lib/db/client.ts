@@ -2,12 +2,14 @@ import "server-only";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { acquireDataDirLock, DataDirLockedError } from "@/lib/db/data-dir-lock";
 import { migratePgliteDatabase, migratePostgresDatabase } from "@/lib/db/migrate";
+import { readPgliteSeed } from "@/lib/db/pglite-seed";
 import { schema } from "@/lib/db/schema";
 import { getConfig } from "@/lib/env";
 import { getLogger } from "@/lib/logging/logger";
@@ -28,7 +30,7 @@ export type DatabaseOptions = { url?: string; dir: string };
  * gives back; 16 MB keeps a reopened instance at about 190–260 MiB RSS. Added to the defaults, since
  * `startParams` replaces them all.
  */
-const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
+export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
 
 /** A connection attempt to PostgreSQL gives up after this; a request never waits on a dead server for longer. */
 export const CONNECT_TIMEOUT_MS = 2_000;
@@ -43,7 +45,9 @@ async function openPglite(dir: string): Promise<OpenDatabase> {
   const lock = acquireDataDirLock(dataDir);
   let client: PGlite | undefined;
   try {
-    client = await PGlite.create({ dataDir, startParams: PGLITE_START_PARAMS });
+    // An empty folder starts from the build's seed when there is one; migrations then apply anything newer.
+    const seed = readPgliteSeed(dataDir);
+    client = await PGlite.create({ dataDir, startParams: PGLITE_START_PARAMS, ...(seed ? { loadDataDir: seed } : {}) });
     await migratePgliteDatabase(client);
   } catch (error) {
     await client?.close().catch(() => {});
@@ -130,6 +134,12 @@ export function getDatabase(): Promise<OpenDatabase> {
 /** This process's Drizzle database (see getDatabase). */
 export async function getDb(): Promise<Database> {
   return (await getDatabase()).db;
+}
+
+/** Opens the database if need be and runs a trivial query: the readiness probe (lib/health/dependency-probes.ts). */
+export async function pingDatabase(): Promise<void> {
+  const { db } = await getDatabase();
+  await db.execute(sql`select 1`);
 }
 
 /** Which database this process is configured for, without opening it. */

@@ -29,6 +29,23 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+/**
+ * A short reason for readiness and logs, from codes only: never a host, port, URL or query (a connection error's
+ * message names the server, and DATABASE_URL may carry a password).
+ */
+export function describeDatabaseFailure(error: unknown): string {
+  let current: unknown = error;
+  for (let depth = 0; current instanceof Error && depth < 5; depth++) {
+    if (current instanceof DataDirLockedError) return "the embedded database's folder is in use by another process";
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && UNAVAILABLE_NODE_CODES.has(code)) return `unreachable (${code})`;
+    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return `refused (SQLSTATE ${code})`;
+    if (/timeout/i.test(current.message)) return "no answer in time";
+    current = current.cause;
+  }
+  return "failed";
+}
+
 /** The innermost message of an error chain: the driver's words, without Drizzle's "Failed query: …" and its parameters. */
 export function rootMessage(error: unknown): string {
   let current: unknown = error;

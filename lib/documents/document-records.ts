@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, ilike, isNull, lt, sql } from "drizzle-orm";
-import { getDatabase, type Database, type OpenDatabase } from "@/lib/db/client";
+import { configuredDatabaseKind, getDatabase, type Database, type DatabaseKind, type OpenDatabase } from "@/lib/db/client";
 import { DatabaseUnavailableError, isDatabaseUnavailable, rootMessage } from "@/lib/db/database-errors";
 import { documentEvents, documents, type DocumentEventType, type DocumentStatus } from "@/lib/db/schema";
 import type { CreatedDocumentFacts, DocumentEventInput, DocumentListQuery, ImportedDocument } from "@/lib/documents/document-record-input";
@@ -161,7 +161,7 @@ export function foldDocumentState(events: readonly { type: DocumentEventType; de
  * reads or writes their own records. Connection failures and timeouts become DatabaseUnavailableError (a 503);
  * each operation's latency and outcome go to the metrics, labelled by operation only.
  */
-export function documentRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" | "kind">>) {
+export function documentRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" | "kind">>, configuredKind?: () => DatabaseKind) {
   async function run<T>(operation: DatabaseOperation, work: (db: Database) => Promise<T>): Promise<T> {
     const started = performance.now();
     let kind: OpenDatabase["kind"] | undefined;
@@ -174,7 +174,9 @@ export function documentRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
       recordDatabaseOperation(kind, operation, "ok", (performance.now() - started) / 1000);
       return result;
     } catch (error) {
-      if (kind) recordDatabaseOperation(kind, operation, "error", (performance.now() - started) / 1000);
+      // A failed open counts too, under the kind of database configured.
+      const label = kind ?? configuredKind?.();
+      if (label) recordDatabaseOperation(label, operation, "error", (performance.now() - started) / 1000);
       if (error instanceof DatabaseUnavailableError) throw error;
       if (isDatabaseUnavailable(error)) throw new DatabaseUnavailableError(`database ${operation}: ${rootMessage(error)}`, { cause: error });
       throw error;
@@ -420,6 +422,6 @@ export function documentRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
 export type DocumentRecords = ReturnType<typeof documentRecordsFor>;
 
 /** The document records in this process's database (lib/db/client.ts). */
-export const documentRecords: DocumentRecords = documentRecordsFor(getDatabase);
+export const documentRecords: DocumentRecords = documentRecordsFor(getDatabase, configuredDatabaseKind);
 
 export const { recordCreated, recordEvents, listDocuments, getDocument, removeDocument, exportDocuments, importDocuments } = documentRecords;

@@ -1,6 +1,10 @@
 import { NextResponse } from "next/server";
 import { requireAccessToken } from "@/lib/auth/require-access-token";
+import { documentListQuerySchema } from "@/lib/documents/document-record-input";
+import { listDocuments } from "@/lib/documents/document-records";
+import { withDocumentRecords } from "@/lib/documents/document-route-errors";
 import { recordCreationWithin } from "@/lib/documents/record-creation";
+import { requireDocumentUser } from "@/lib/documents/request-user";
 import { createDocument } from "@/lib/esign/client";
 import { createDocumentInputSchema } from "@/lib/esign/schemas";
 import { recordDocumentCreated, recordUploadRenewal } from "@/lib/metrics/documents";
@@ -26,4 +30,16 @@ export const POST = withErrorHandling(async (req) => {
   if (req.headers.get(UPLOAD_RENEWAL_HEADER) === "1") recordUploadRenewal();
   const recorded = await recordCreationWithin(req, created, input);
   return NextResponse.json({ ...created, recorded }, { status: 201, headers: { "cache-control": "no-store" } });
+});
+
+/**
+ * One page of the signed-in user's document list, newest first (removed ones excluded): `?q=` searches names,
+ * `doctype=` and `status=` filter, `limit=` (1–100, default 50), `cursor=` continues from a page's `nextCursor`.
+ * 503 DATABASE_UNAVAILABLE while the database is down.
+ */
+export const GET = withErrorHandling(async (req) => {
+  const { userKey } = await requireDocumentUser(req);
+  const query = documentListQuerySchema.parse(Object.fromEntries(req.nextUrl.searchParams));
+  const page = await withDocumentRecords(() => listDocuments(userKey, query));
+  return NextResponse.json(page, { headers: { "cache-control": "no-store" } });
 });
