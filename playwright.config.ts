@@ -24,9 +24,6 @@ const startApp = (port: number) =>
  * expire with the idle timeout.
  */
 const sessionStoreDir = (port: number) => join(tmpdir(), `esign-e2e-sessions-${port}`);
-/** Each app server's embedded database, likewise: one folder serves one process (a second one refuses to start). */
-const databaseDir = (port: number) => join(tmpdir(), `esign-e2e-db-${port}`);
-
 /**
  * Each app server's embedded database (PGlite), a directory of its own: one folder serves one process only. Kept
  * between runs like the session store, so lists hold earlier runs' documents: specs look for their own by name.
