@@ -27,6 +27,7 @@ export type DatabaseScan = { dumps: number; folders: number; files: number; mebi
  * The databases the run wrote must hold no token the sandbox issued, no secret and nothing secret-shaped (an upload
  * URL's SAS signature): the record keeps facts, never credentials. Reads every `pg_dump` left in `logDir` and every
  * file of every PGlite folder byte for byte (tables, indexes and the write-ahead log, where each row lands first).
+ * A value PostgreSQL compresses (TOAST, in rows over ~2 kB) would escape the byte scan; the dumps have no such gap.
  * `databaseDirs` comes from embeddedDatabaseDirs. Throws naming the first files that leak.
  */
 export function scanDatabases(options: { logDir: string; databaseDirs: string[]; secrets: string[]; patterns: [string, RegExp][] }): DatabaseScan {
