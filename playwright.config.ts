@@ -1,11 +1,10 @@
 import { mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { defineConfig, devices, type PlaywrightTestConfig } from "@playwright/test";
 import { chromiumArgs, chromiumExecutablePath } from "./e2e/chromium-path";
 import { ACCESS_TOKEN_TTL_SECONDS, slotPorts, slotUrls, urls, workerCount } from "./e2e/ports";
 import { SERVER_LOG_DIR } from "./e2e/server-log-scan";
 import { sessionStoreDir } from "./e2e/session-store-scan";
+import { databaseDir } from "./e2e/database-scan";
 import { APP_SECRET, DEV_APP_SECRET } from "./e2e/secrets";
 import { deployUrls } from "./e2e/deploy/origins";
 
@@ -24,7 +23,6 @@ const startApp = (port: number) =>
 // that is gone and expire with the idle timeout.
 // Each app server's embedded database, likewise: one folder serves one process (a second one refuses to start).
 // Kept between runs, so lists hold earlier runs' documents: specs look for their own by name.
-const databaseDir = (port: number) => join(tmpdir(), `esign-e2e-db-${port}`);
 
 // The app servers the deployment specs (e2e/deploy/) start themselves.
 const deployAppUrls = Object.values(deployUrls);

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { slotPorts, slotUrls, workerCount } from "./ports";
+import { embeddedDatabaseDirs, scanDatabases } from "./database-scan";
 import { scanSessionStores } from "./session-store-scan";
 
 export const SERVER_LOG_DIR = ".e2e-logs";
@@ -29,7 +30,8 @@ function parseLine(line: string): AccessLine | null {
 
 /**
  * Global teardown: the app servers' output (tee'd to .e2e-logs/) must not contain any token the sandbox
- * issued during the run, the client secret, or anything secret-shaped (above). And every request id the
+ * issued during the run, the client secret, or anything secret-shaped (above); nor may the session stores, the
+ * embedded databases the run wrote, or the `pg_dump`s own-server specs left here (e2e/database-scan.ts). And every request id the
  * service saw must be on one of the app's access lines: the id in the logs is the one that reached it.
  * Runs while the sandboxes are still up.
  */
@@ -65,6 +67,10 @@ export default async function scanServerLogs(): Promise<void> {
   }
   if (leaks.length > 0) throw new Error(`tokens or secrets in server logs:\n  ${leaks.join("\n  ")}`);
   const sessionFiles = scanSessionStores(secrets);
+  // The teardown runs in the runner's process: it started with the run.
+  const runStartedMs = Date.now() - process.uptime() * 1000;
+  const appPorts = Array.from({ length: workerCount }, (_, slot) => [slotPorts(slot).app, slotPorts(slot).devClientApp]).flat();
+  const databases = scanDatabases({ logDir: SERVER_LOG_DIR, databaseDirs: embeddedDatabaseDirs(appPorts, runStartedMs), secrets, patterns: LEAK_PATTERNS });
 
   const ids: string[] = [];
   for (const api of sandboxApis) {
@@ -78,6 +84,7 @@ export default async function scanServerLogs(): Promise<void> {
   console.log(
     `server-log scan: ${files.length} logs, ${accessLines} access lines, ${secrets.length} tokens/secrets and ${LEAK_PATTERNS.length} secret patterns checked, no leak; ` +
       `${sessionFiles} session files hold none of them; ` +
+      `${databases.folders} PGlite folders and ${databases.dumps} pg_dumps (${databases.files} files, ${databases.mebibytes.toFixed(0)} MiB) hold none of them either; ` +
       `${ids.length} request ids seen by the service, all on app access lines`,
   );
 }

@@ -1,17 +1,20 @@
 /**
- * Multi-instance demo: redis-server, the sandbox, two production instances of the app sharing refresh
- * coordination through Redis, and nginx as a round-robin load balancer (no sticky sessions) in front:
+ * Multi-instance demo: redis-server, PostgreSQL, the sandbox, two production instances of the app sharing refresh
+ * coordination through Redis and the document records through PostgreSQL, and nginx as a round-robin load
+ * balancer (no sticky sessions) in front:
  *
  *   npm run demo:scale          # http://localhost:3000
  *
- * Needs the Debian packages redis-server and nginx (it names whichever is missing). Ports: DEMO_SCALE_PORT
- * (balancer, 3000), DEMO_SCALE_APP_PORTS (4640,4641), DEMO_SCALE_REDIS_PORT (4642), SANDBOX_AUTH_PORT /
+ * Needs the Debian packages redis-server, postgresql and nginx (it names whichever is missing). PostgreSQL is a
+ * fresh cluster in a temporary folder, removed when the demo stops. Ports: DEMO_SCALE_PORT (balancer, 3000),
+ * DEMO_SCALE_APP_PORTS (4640,4641), DEMO_SCALE_REDIS_PORT (4642), DEMO_SCALE_POSTGRES_PORT (4643), SANDBOX_AUTH_PORT /
  * SANDBOX_API_PORT / SANDBOX_BLOB_PORT (4000 / 4001 / 4002, as in `npm run demo`); each instance's metrics on
  * "1" + its port (14640, 14641). Instances run with the default heap cap, as deployed.
  */
 import { randomBytes } from "node:crypto";
 import { findSystemBinary } from "./lib/system-binary";
 import { startRedisServer } from "./lib/redis-server";
+import { postgresBinary, startPostgresServer, type RunningPostgres } from "./lib/postgres-server";
 import { startNginx } from "./lib/nginx";
 import { startAppInstance, startSandboxProcess } from "./lib/app-cluster";
 import { DEFAULT_HEAP_CAP_MIB } from "./lib/heap-cap";
@@ -21,6 +24,7 @@ const num = (name: string, fallback: number) => Number(process.env[name] ?? fall
 const lbPort = num("DEMO_SCALE_PORT", 3000);
 const appPorts = (process.env.DEMO_SCALE_APP_PORTS ?? "4640,4641").split(",").map(Number);
 const redisPort = num("DEMO_SCALE_REDIS_PORT", 4642);
+const postgresPort = num("DEMO_SCALE_POSTGRES_PORT", 4643);
 const sandboxPorts = { auth: num("SANDBOX_AUTH_PORT", 4000), api: num("SANDBOX_API_PORT", 4001), blob: num("SANDBOX_BLOB_PORT", 4002) };
 const publicUrl = `http://localhost:${lbPort}`;
 // Readable request lines for a person watching the demo (the instances inherit this environment).
@@ -30,17 +34,21 @@ process.env.LOG_FORMAT ??= "pretty";
 try {
   findSystemBinary("redis-server", "redis-server");
   findSystemBinary("nginx", "nginx");
+  postgresBinary("postgres");
 } catch (error) {
   console.error(`demo:scale: ${(error as Error).message}`);
   process.exit(1);
 }
 
 const running: RunningProcess[] = [];
+let postgres: RunningPostgres | undefined;
 let stopping = false;
 async function stop(code: number): Promise<never> {
   if (!stopping) {
     stopping = true;
     await Promise.all(running.map((p) => p.stop()));
+    // Last: the instances close their connections first.
+    await postgres?.stop();
   }
   process.exit(code);
 }
@@ -64,6 +72,7 @@ const appLog = (line: string) => console.log(line);
 
 try {
   const redis = watch("redis-server", await startRedisServer(redisPort));
+  postgres = await startPostgresServer(postgresPort);
   const sandbox = watch("sandbox", await startSandboxProcess(sandboxPorts, { appUrls: [publicUrl] }));
   for (const port of appPorts) {
     watch(
@@ -77,7 +86,8 @@ try {
         redisUrl: redis.url,
         // As in production (deploy/systemd, Dockerfile): a capped heap, and metrics on 1<port> (loopback).
         heapCapMiB: DEFAULT_HEAP_CAP_MIB,
-        env: { METRICS_PORT: `1${port}` },
+        // The document records: one PostgreSQL for both (each migrates it at start-up, one at a time).
+        env: { METRICS_PORT: `1${port}`, DATABASE_URL: postgres.url },
         log: appLog,
       }),
     );
@@ -119,7 +129,8 @@ ${appPorts.map((p) => `    server 127.0.0.1:${p};`).join("\n")}
 console.log(`
   eSign partner demo, scaled out: ${publicUrl}
     nginx round robin → app instances on ${appPorts.map((p) => `127.0.0.1:${p}`).join(" and ")} (no sticky sessions)
-    refresh coordination: redis-server on 127.0.0.1:${redisPort}; sandbox at ${sandboxPorts.auth}/${sandboxPorts.api}/${sandboxPorts.blob}
+    refresh coordination: redis-server on 127.0.0.1:${redisPort}; document records: PostgreSQL on 127.0.0.1:${postgresPort}
+    sandbox at ${sandboxPorts.auth}/${sandboxPorts.api}/${sandboxPorts.blob}
     metrics: ${appPorts.map((p) => `http://127.0.0.1:1${p}/metrics`).join(" and ")}; heap cap ${DEFAULT_HEAP_CAP_MIB} MiB per instance
     every response carries X-Served-By with the instance that answered
 

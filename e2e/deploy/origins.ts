@@ -1,7 +1,7 @@
 /**
  * The extra app servers the deployment specs (and the visual spec, for a database outage) start themselves,
- * beside the config's webServers: each port from its own variable (defaults in 4650–4699 and 4760–4761, clear
- * of the suite's defaults). The sandbox must accept their
+ * beside the config's webServers: each port from its own variable (defaults in 4650–4699, 4760–4761 and 4807–4808,
+ * clear of the suite's defaults). The sandbox must accept their
  * callbacks and CORS origins, so playwright.config.ts reads this file too.
  */
 const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -28,6 +28,9 @@ export const deployPorts = {
   documentsOutage: port("E2E_DOCUMENTS_OUTAGE_PORT", 4760),
   /** That dead database port. */
   documentsOutageDatabase: port("E2E_DOCUMENTS_OUTAGE_DB_PORT", 4761),
+  /** The instance restarted on its embedded database, and the second process on the same folder (never listens). */
+  embeddedRestart: port("E2E_EMBEDDED_RESTART_PORT", 4807),
+  embeddedRestartSecond: port("E2E_EMBEDDED_RESTART_SECOND_PORT", 4808),
 };
 
 /** A public-looking name that Chromium maps to loopback (--host-resolver-rules); nothing else resolves it. */
@@ -40,4 +43,5 @@ export const deployUrls = {
   gracefulShutdown: `http://localhost:${deployPorts.gracefulShutdown}`,
   branded: `http://localhost:${deployPorts.branded}`,
   documentsOutage: `http://localhost:${deployPorts.documentsOutage}`,
+  embeddedRestart: `http://localhost:${deployPorts.embeddedRestart}`,
 };

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -35,11 +35,36 @@ function findBinDir(): string {
   return path.join(DEBIAN_POSTGRES_DIR, versions[0]!, "bin");
 }
 
+/** One of Debian's PostgreSQL programs (`pg_dump`, `psql`, …) of the same version the servers here run. */
+export function postgresBinary(name: string): string {
+  return path.join(findBinDir(), name);
+}
+
 /** PostgreSQL refuses to run as root: as root, run it as Debian's `postgres` user. */
 function runAs(): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;
   const id = (flag: string) => Number(execFileSync("id", [flag, "postgres"], { encoding: "utf8" }).trim());
   return { uid: id("-u"), gid: id("-g") };
+}
+
+/**
+ * The postmaster's children (backends and background workers), from /proc. Each of them calls setsid() as it
+ * starts, so signalling the postmaster's process group reaches none of them.
+ */
+function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      // "pid (comm) state ppid …": comm may hold spaces and parentheses, so read from the last ")".
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === pid) children.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return children;
 }
 
 async function waitUntilAccepting(url: string, timeoutMs: number, exited: () => boolean): Promise<void> {
@@ -94,31 +119,36 @@ export async function startPostgresServer(port: number, options: { log?: (line: 
   }
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const hasExited = () => child.exitCode !== null || child.signalCode !== null;
-  const signalGroup = (signal: NodeJS.Signals) => {
-    try {
-      process.kill(-child.pid!, signal);
-    } catch {
-      // already gone
+  const signal = (pids: number[], name: NodeJS.Signals) => {
+    for (const pid of pids) {
+      try {
+        process.kill(pid, name);
+      } catch {
+        // already gone
+      }
     }
   };
+  // The postmaster first when stopping (so it starts no new backend meanwhile), last when resuming.
+  const signalAll = (name: NodeJS.Signals) =>
+    name === "SIGCONT" ? signal([...childrenOf(child.pid!), child.pid!], name) : (signal([child.pid!], name), signal(childrenOf(child.pid!), name));
   const url = `postgresql://app@127.0.0.1:${port}/postgres`;
   const running: RunningPostgres = {
     url,
     port,
     dataDir,
     pid: child.pid!,
-    freeze: () => signalGroup("SIGSTOP"),
-    thaw: () => signalGroup("SIGCONT"),
+    freeze: () => signalAll("SIGSTOP"),
+    thaw: () => signalAll("SIGCONT"),
     async stop() {
       if (!hasExited()) {
         // A frozen server cannot act on a signal until it runs again.
-        signalGroup("SIGCONT");
+        signalAll("SIGCONT");
         try {
           process.kill(child.pid!, "SIGINT");
         } catch {
           // already gone
         }
-        const timer = setTimeout(() => signalGroup("SIGKILL"), 5_000);
+        const timer = setTimeout(() => signalAll("SIGKILL"), 5_000);
         await exited;
         clearTimeout(timer);
       }

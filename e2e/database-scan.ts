@@ -1,0 +1,65 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+/** Own-server specs that run a real PostgreSQL leave a `pg_dump` of it in the run's log folder under this prefix. */
+export const POSTGRES_DUMP_PREFIX = "postgres-dump-";
+
+/**
+ * The embedded databases (PGlite) the run wrote: those of playwright.config.ts's servers (esign-e2e-db-<port>, the
+ * run's own ports), and those of the app servers the own-server specs start (scripts/lib/standalone-app.ts,
+ * esign-app-db-<port>) that were written since the run began (the folders are kept between runs).
+ */
+/** The embedded database folder of the e2e app server on `port` (playwright.config.ts gives each its own). */
+export const databaseDir = (port: number) => path.join(tmpdir(), `esign-e2e-db-${port}`);
+
+export function embeddedDatabaseDirs(appPorts: number[], runStartedMs: number): string[] {
+  const written = (dir: string) =>
+    readdirSync(dir, { recursive: true, withFileTypes: true }).some((entry) => entry.isFile() && statSync(path.join(entry.parentPath, entry.name)).mtimeMs >= runStartedMs);
+  const own = appPorts.map(databaseDir).filter(existsSync);
+  const started = readdirSync(tmpdir())
+    .filter((name) => name.startsWith("esign-app-db-"))
+    .map((name) => path.join(tmpdir(), name))
+    .filter(written);
+  return [...own, ...started];
+}
+
+export type DatabaseScan = { dumps: number; folders: number; files: number; mebibytes: number };
+
+/**
+ * The databases the run wrote must hold no token the sandbox issued, no secret and nothing secret-shaped (an upload
+ * URL's SAS signature): the record keeps facts, never credentials. Reads every `pg_dump` left in `logDir` and every
+ * file of every PGlite folder byte for byte (tables, indexes and the write-ahead log, where each row lands first).
+ * A value PostgreSQL compresses (TOAST, in rows over ~2 kB) would escape the byte scan; the dumps have no such gap.
+ * `databaseDirs` comes from embeddedDatabaseDirs. Throws naming the first files that leak.
+ */
+export function scanDatabases(options: { logDir: string; databaseDirs: string[]; secrets: string[]; patterns: [string, RegExp][] }): DatabaseScan {
+  const { logDir, secrets, patterns } = options;
+  const leaks: string[] = [];
+  const scan: DatabaseScan = { dumps: 0, folders: 0, files: 0, mebibytes: 0 };
+  const check = (file: string, text: string) => {
+    scan.files += 1;
+    scan.mebibytes += text.length / (1024 * 1024);
+    for (const secret of secrets) if (text.includes(secret)) leaks.push(`${file} contains ${secret.slice(0, 6)}…`);
+    for (const [what, pattern] of patterns) {
+      const found = pattern.exec(text);
+      if (found) leaks.push(`${file} contains ${what} (${found[0].slice(0, 12)}…)`);
+    }
+  };
+  for (const name of existsSync(logDir) ? readdirSync(logDir) : []) {
+    if (!name.startsWith(POSTGRES_DUMP_PREFIX)) continue;
+    scan.dumps += 1;
+    check(path.join(logDir, name), readFileSync(path.join(logDir, name), "utf8"));
+  }
+  for (const dir of options.databaseDirs) {
+    scan.folders += 1;
+    for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const file = path.join(entry.parentPath, entry.name);
+      // latin1: one character per byte, so text stored in the pages is found as written.
+      check(file, readFileSync(file, "latin1"));
+    }
+  }
+  if (leaks.length > 0) throw new Error(`tokens or secrets in a database:\n  ${leaks.slice(0, 10).join("\n  ")}`);
+  return scan;
+}
