@@ -109,7 +109,7 @@ test.describe("document upload when something goes wrong", () => {
     await stageFile(page, file);
     await upload(page);
 
-    await expect(page.getByText(/Connection lost — retrying in 1 s \(attempt 1 of 3\)/)).toBeVisible();
+    await expect(page.getByText(/Connection lost — retrying in 1 sec \(attempt 1 of 3\)/)).toBeVisible();
     await expect(page.getByTestId("upload-success")).toBeVisible();
     await expectStored((await admin.documents())[0], file);
   });
