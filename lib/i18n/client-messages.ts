@@ -11,5 +11,5 @@ export async function clientMessages(namespaces: readonly (keyof Messages)[]): P
   return Object.fromEntries(namespaces.map((n) => [n, messages[n]]));
 }
 
-/** What the root layout's client components use on every page: the nav links, the sign-out dialog, the error page, the support line. */
-export const ROOT_CLIENT_NAMESPACES = ["common", "header", "signOut", "errorPage", "support"] as const;
+/** What the root layout's client components use on every page: the nav links, the sign-in buttons, the sign-out dialog, the error page, the support line. */
+export const ROOT_CLIENT_NAMESPACES = ["common", "header", "signIn", "signOut", "errorPage", "support"] as const;

@@ -24,7 +24,8 @@ function flatten(catalog: Catalog, prefix = ""): Map<string, string> {
 /** The placeholders (`{name}`, `{count, plural, …}`) and tags (`<link>`) a message takes. */
 function argumentsOf(message: string): string[] {
   const names = new Set<string>();
-  for (const match of message.matchAll(/\{\s*([A-Za-z_]\w*)\s*[,}]/g)) names.add(match[1]!);
+  // Not a plural or select branch (`one {…}`, `=1 {…}`), whose body is text.
+  for (const match of message.matchAll(/(?<!(?:=\d+|zero|one|two|few|many|other)\s*)\{\s*([A-Za-z_]\w*)\s*[,}]/g)) names.add(match[1]!);
   for (const match of message.matchAll(/<([A-Za-z_]\w*)>/g)) names.add(`<${match[1]}>`);
   return [...names].sort();
 }
