@@ -36,6 +36,19 @@ async function expectNoViolations(page: Page, label: string) {
   expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `axe on ${label}`).toEqual([]);
 }
 
+const widths = { desktop: { width: 1280, height: 800 }, mobile: { width: 390, height: 844 } } as const;
+
+/** Saved under screenshots/ja-* (npm run screenshots copies them to docs/screenshots/), at desktop and phone width. */
+async function capture(page: Page, name: string) {
+  for (const [label, size] of Object.entries(widths)) {
+    await page.setViewportSize(size);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `${name} is wider than a ${size.width}px viewport`).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `screenshots/ja-${name}-${label}.png`, fullPage: true });
+  }
+  await page.setViewportSize(widths.desktop);
+}
+
 /** 2026年11月26日 14:07, in Tokyo time, as Intl writes it. */
 const tokyo = (date: Date) => new Intl.DateTimeFormat("ja", { dateStyle: "long", timeStyle: "short", timeZone: "Asia/Tokyo" }).format(date);
 
@@ -58,6 +71,7 @@ test("a Japanese user: sign-in, account, session list and an outage in Japanese,
   await expectJapanese(page, "landing");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("電子署名を、あなたのアプリの中に");
   await expectNoViolations(page, "landing");
+  await capture(page, "landing");
 
   await signInInJapanese(page);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("アカウント");
@@ -76,6 +90,7 @@ test("a Japanese user: sign-in, account, session list and an outage in Japanese,
   await expect(thisDevice).toContainText(/ログイン日時: \d{4}年\d{1,2}月\d{1,2}日 \d{1,2}:\d{2}/);
   await expectJapanese(page, "account");
   await expectNoViolations(page, "account");
+  await capture(page, "account");
 
   // The server's HTML already has the Tokyo time: server and browser wrote the same text.
   const html = await (await page.request.get("/account", { headers: { "accept-language": "ja-JP,ja;q=0.9" } })).text();
@@ -88,6 +103,7 @@ test("a Japanese user: sign-in, account, session list and an outage in Japanese,
   await expect(page.getByText("アカウント情報を読み込めませんでした")).toBeVisible();
   await expect(page.getByText("現在、電子署名サービスに接続できません。しばらくしてから、もう一度お試しください。")).toBeVisible();
   await expectJapanese(page, "account during an outage");
+  await capture(page, "account-error");
   await page.getByRole("button", { name: "再試行" }).click();
   await expect(record).toContainText("alice@example.com");
 
@@ -126,6 +142,7 @@ test("switching language from the menu keeps the page and the sign-in, and is re
   const plain = await noScript.newPage();
   await plain.goto("/auth/error?error=AccessDenied");
   await expect(plain.getByTestId("auth-error")).toContainText("アクセスが許可されませんでした");
+  await capture(plain, "auth-error");
   await plain.getByTestId("language-menu").locator("summary").click();
   await plain.getByTestId("language-menu").getByRole("button", { name: "English" }).click();
   await expect(plain).toHaveURL(/\/auth\/error\?error=AccessDenied$/);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { KeyboardEvent } from "react";
 import { ignoreEnterWhileComposing } from "@/lib/input/ime";
-import { normalizeFileName, normalizeNumericInput } from "@/lib/input/normalize";
+import { normalizeFileName } from "@/lib/input/normalize";
 
 function keydown(key: string, isComposing: boolean, keyCode = 13) {
   let prevented = false;
@@ -16,11 +16,6 @@ describe("Japanese input", () => {
     expect(keydown("Enter", false, 229)).toBe(true);
     expect(keydown("Enter", false)).toBe(false);
     expect(keydown("a", true)).toBe(false);
-  });
-
-  it("folds full-width digits to ASCII in numeric input", () => {
-    expect(normalizeNumericInput("１２３４５")).toBe("12345");
-    expect(normalizeNumericInput("１，０００")).toBe("1,000");
   });
 
   it("gives file names in NFC, so a macOS name equals the typed one", () => {
