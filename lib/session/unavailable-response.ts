@@ -3,9 +3,8 @@ import { NextResponse, type NextRequest } from "next/server";
 import { sessionStoreUnavailableError, toErrorResponse } from "@/lib/errors";
 import { getConfig } from "@/lib/env";
 import type { Brand } from "@/lib/brand/brand";
-import { createTranslator, type Messages } from "next-intl";
-import { LOCALE_COOKIE, type Locale } from "@/lib/i18n/locales";
-import { resolveLocale } from "@/lib/i18n/resolve-locale";
+import type { Locale } from "@/lib/i18n/locales";
+import { requestTranslator } from "@/lib/i18n/request-translator";
 
 /**
  * The answer while the session store cannot be reached: 503, the JSON error shape for API routes, else a small
@@ -18,21 +17,14 @@ export async function sessionStoreUnavailableResponse(req: NextRequest): Promise
     for (const [name, value] of Object.entries(retryAfter)) res.headers.set(name, value);
     return res;
   }
-  const { brand, defaultLocale } = getConfig();
-  // The page is written here, not by next-intl's request config (no page renders): the same choice of language.
-  const locale = resolveLocale({
-    cookie: req.cookies.get(LOCALE_COOKIE)?.value,
-    acceptLanguage: req.headers.get("accept-language"),
-    fallback: defaultLocale,
-  });
-  const messages = ((await import(`../../messages/${locale}.json`)) as { default: Messages }).default;
-  return new NextResponse(unavailablePage(brand, locale, createTranslator({ locale, messages, namespace: "unavailable" })), { status: 503, headers: { "content-type": "text/html; charset=utf-8", ...retryAfter } });
+  const { locale, t } = await requestTranslator(req, "unavailable");
+  return new NextResponse(unavailablePage(getConfig().brand, locale, t), { status: 503, headers: { "content-type": "text/html; charset=utf-8", ...retryAfter } });
 }
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
-type UnavailableTranslator = ReturnType<typeof createTranslator<Messages, "unavailable">>;
+type UnavailableTranslator = Awaited<ReturnType<typeof requestTranslator<"unavailable">>>["t"];
 
 function unavailablePage(brand: Brand, locale: Locale, t: UnavailableTranslator): string {
   // The catalog's text is ours (trusted markup); the deployer's contact is escaped.
