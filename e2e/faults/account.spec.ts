@@ -20,7 +20,8 @@ test.describe("account page under service faults", () => {
     expect((await res.json()).error).toMatchObject({ code: "SERVICE_UNAVAILABLE", message: expect.stringContaining("cannot be reached") });
     await page.reload();
     await expect(page.getByText("We could not load your account")).toBeVisible();
-    await expect(page.getByText("cannot be reached right now")).toBeVisible();
+    // The UI's words for SERVICE_UNAVAILABLE (messages/en.json), whatever the JSON message says.
+    await expect(page.getByText("The e-signature service is not available right now.")).toBeVisible();
     await page.waitForTimeout(6_500);
     await page.getByRole("button", { name: "Try again" }).click();
     await expect(page.getByTestId("account-record")).toContainText("alice@example.com");
