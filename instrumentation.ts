@@ -5,4 +5,10 @@ export async function register() {
   checkConfigAtStartup();
   const { installServerHooks } = await import("@/lib/server/install");
   installServerHooks();
+  // Before the first request: opens the database and applies its migrations (or exits when another process holds
+  // the embedded database's folder).
+  const { prepareDatabaseAtStartup } = await import("@/lib/db/client");
+  await prepareDatabaseAtStartup();
+  const { startRetentionSweep } = await import("@/lib/documents/retention-sweep");
+  startRetentionSweep();
 }

@@ -24,6 +24,11 @@ const startApp = (port: number) =>
  * expire with the idle timeout.
  */
 const sessionStoreDir = (port: number) => join(tmpdir(), `esign-e2e-sessions-${port}`);
+/**
+ * Each app server's embedded database, likewise: one folder serves one process (a second one refuses to start).
+ * Kept between runs, so lists hold earlier runs' documents: specs look for their own by name.
+ */
+const databaseDir = (port: number) => join(tmpdir(), `esign-e2e-db-${port}`);
 
 // The app servers the deployment specs (e2e/deploy/) start themselves.
 const deployAppUrls = Object.values(deployUrls);
@@ -76,7 +81,7 @@ function slotServers(slot: number): WebServer[] {
       // One access line per request: kept in .e2e-logs/ (tee), not repeated in the test output.
       stdout: "ignore",
       stderr: "pipe",
-      env: { ...appEnv, AUTH_URL: slotUrl.app, AUTH_SECRET: APP_SECRET, SESSION_STORE_DIR: sessionStoreDir(ports.app) },
+      env: { ...appEnv, AUTH_URL: slotUrl.app, AUTH_SECRET: APP_SECRET, SESSION_STORE_DIR: sessionStoreDir(ports.app), DATABASE_DIR: databaseDir(ports.app) },
     },
     {
       // The same build as the shared development client: public, PKCE, no refresh token.
@@ -86,7 +91,7 @@ function slotServers(slot: number): WebServer[] {
       timeout: 90_000,
       stdout: "ignore",
       stderr: "pipe",
-      env: { ...appEnv, AUTH_URL: slotUrl.devClientApp, AUTH_SECRET: DEV_APP_SECRET, ESIGN_CLIENT_ID: "dev-client", SESSION_STORE_DIR: sessionStoreDir(ports.devClientApp) },
+      env: { ...appEnv, AUTH_URL: slotUrl.devClientApp, AUTH_SECRET: DEV_APP_SECRET, ESIGN_CLIENT_ID: "dev-client", SESSION_STORE_DIR: sessionStoreDir(ports.devClientApp), DATABASE_DIR: databaseDir(ports.devClientApp) },
     },
   ];
 }

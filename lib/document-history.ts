@@ -1,15 +1,18 @@
 import type { UploadedDocument } from "@/lib/upload/upload-document";
 
-/** Enough to find a document again; no tokens and no SAS URLs are ever stored. */
+/**
+ * The browser-only list of recent documents that earlier versions kept in localStorage (20 per user). It is read
+ * once, imported into the server record (lib/documents/import-browser-history.ts) and deleted; nothing writes it
+ * any more. No tokens and no SAS URLs were ever stored in it.
+ */
 export type RecentDocument = Pick<
   UploadedDocument,
   "name" | "doctype" | "itemId" | "fileId" | "subdocid" | "size" | "md5Hex" | "uploadedAt" | "replacedItemId"
 >;
 
-export const RECENT_DOCUMENTS_LIMIT = 20;
 const KEY_PREFIX = "esign.recent-documents.v1:";
 
-/** Per user, so two people sharing a browser profile do not see each other's list. */
+/** Per user, so two people sharing a browser profile never import each other's list. */
 export function recentDocumentsKey(userKey: string): string {
   return `${KEY_PREFIX}${userKey}`;
 }
@@ -19,36 +22,29 @@ function isRecentDocument(value: unknown): value is RecentDocument {
   return typeof v?.itemId === "string" && typeof v.fileId === "string" && typeof v.name === "string" && typeof v.size === "number";
 }
 
-/** The stored list, newest first; anything unreadable counts as empty rather than breaking the page. */
-export function readRecentDocuments(storage: Storage, userKey: string): RecentDocument[] {
-  try {
-    const parsed: unknown = JSON.parse(storage.getItem(recentDocumentsKey(userKey)) ?? "[]");
-    return Array.isArray(parsed) ? parsed.filter(isRecentDocument) : [];
-  } catch {
-    return [];
-  }
-}
-
-/** Puts the document first, copying only the whitelisted fields, and keeps the newest 20. */
-export function addRecentDocument(storage: Storage, userKey: string, doc: UploadedDocument): RecentDocument[] {
-  const entry: RecentDocument = {
+/** Copies only the list's own fields: whatever else a stored entry holds is not sent anywhere. */
+function pickRecentDocument(doc: RecentDocument): RecentDocument {
+  return {
     name: doc.name,
-    doctype: doc.doctype,
+    doctype: typeof doc.doctype === "string" ? doc.doctype : "",
     itemId: doc.itemId,
     fileId: doc.fileId,
     subdocid: doc.subdocid,
     size: doc.size,
-    md5Hex: doc.md5Hex,
+    md5Hex: typeof doc.md5Hex === "string" ? doc.md5Hex : null,
     uploadedAt: doc.uploadedAt,
-    ...(doc.replacedItemId ? { replacedItemId: doc.replacedItemId } : {}),
+    ...(typeof doc.replacedItemId === "string" ? { replacedItemId: doc.replacedItemId } : {}),
   };
-  const list = [entry, ...readRecentDocuments(storage, userKey).filter((d) => d.itemId !== doc.itemId)].slice(0, RECENT_DOCUMENTS_LIMIT);
+}
+
+/** The stored list, newest first; anything unreadable counts as empty rather than breaking the page. */
+export function readRecentDocuments(storage: Storage, userKey: string): RecentDocument[] {
   try {
-    storage.setItem(recentDocumentsKey(userKey), JSON.stringify(list));
+    const parsed: unknown = JSON.parse(storage.getItem(recentDocumentsKey(userKey)) ?? "[]");
+    return Array.isArray(parsed) ? parsed.filter(isRecentDocument).map(pickRecentDocument) : [];
   } catch {
-    // Storage full or disabled (private mode): the list is a convenience, the upload itself succeeded.
+    return [];
   }
-  return list;
 }
 
 /** Forgets this user's list in this browser. */

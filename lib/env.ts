@@ -15,6 +15,8 @@ export const SANDBOX_DEFAULTS = {
 
 /** Relative to the server's working directory: the project root for `npm run dev`, the standalone folder for `npm start`. */
 export const DEFAULT_SESSION_STORE_DIR = ".data/sessions";
+/** Where the embedded database (PGlite) keeps its files without DATABASE_URL; relative like the session store's. */
+export const DEFAULT_DATABASE_DIR = ".data/db";
 
 const CONFIDENTIAL_SCOPES = "openid profile email service.api offline_access";
 // The shared development client may not ask for offline_access (spec, Authentication §4).
@@ -129,6 +131,22 @@ const schema = z
         error: `APP_DEFAULT_LOCALE must be one of ${LOCALE_CODES.join(", ")} (the languages with a catalog in messages/)`,
       })
       .default("en"),
+    DATABASE_URL: z
+      .string()
+      .trim()
+      // Empty means unset, so a blank line in an env file keeps the embedded database.
+      .refine(
+        (v) => v === "" || (URL.canParse(v) && /^postgres(ql)?:$/.test(new URL(v).protocol)),
+        "DATABASE_URL must be a postgres:// or postgresql:// URL, e.g. postgresql://app:secret@127.0.0.1:5432/app",
+      )
+      .optional(),
+    DATABASE_DIR: z.string().trim().min(1, "DATABASE_DIR must not be empty").optional(),
+    // Empty or unset: keep document records for as long as the database lives.
+    DOCUMENT_RETENTION_DAYS: z
+      .string()
+      .trim()
+      .refine((v) => v === "" || (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 36_500), "DOCUMENT_RETENTION_DAYS must be a whole number of days from 1 to 36500, or empty to keep records")
+      .optional(),
   });
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -222,6 +240,11 @@ export type AppConfig = {
   brand: Brand;
   /** The language for a visitor who chose none and whose browser asks for none the app has (APP_DEFAULT_LOCALE). */
   defaultLocale: Locale;
+  /**
+   * The document records (lib/db): PostgreSQL when `url` is set (DATABASE_URL, shared by every instance), otherwise
+   * the embedded PGlite in `dir` (one instance only). `retentionDays` undefined keeps records.
+   */
+  database: { url: string | undefined; dir: string; retentionDays: number | undefined };
 };
 
 export class ConfigError extends Error {
@@ -272,7 +295,26 @@ export function parseConfig(source: Record<string, string | undefined>): AppConf
     },
     brand,
     defaultLocale: env.APP_DEFAULT_LOCALE,
+    database: databaseConfigOf(env),
   };
+}
+
+function databaseConfigOf(env: Pick<z.infer<typeof schema>, "DATABASE_URL" | "DATABASE_DIR" | "DOCUMENT_RETENTION_DAYS">): AppConfig["database"] {
+  return {
+    url: env.DATABASE_URL || undefined,
+    dir: env.DATABASE_DIR ?? DEFAULT_DATABASE_DIR,
+    retentionDays: env.DOCUMENT_RETENTION_DAYS ? Number(env.DOCUMENT_RETENTION_DAYS) : undefined,
+  };
+}
+
+/**
+ * Only the database keys, for `npm run db:migrate`, which an operator may run with nothing else configured;
+ * throws ConfigError like parseConfig.
+ */
+export function parseDatabaseConfig(source: Record<string, string | undefined>): AppConfig["database"] {
+  const parsed = schema.pick({ DATABASE_URL: true, DATABASE_DIR: true, DOCUMENT_RETENTION_DAYS: true }).safeParse(source);
+  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => i.message));
+  return databaseConfigOf(parsed.data);
 }
 
 let cached: AppConfig | undefined;

@@ -16,6 +16,8 @@ export type ErrorCode =
   | "CROSS_SITE_REQUEST"
   | "PAYLOAD_TOO_LARGE"
   | "SERVICE_UNAVAILABLE"
+  | "DATABASE_UNAVAILABLE"
+  | "DOCUMENT_NOT_FOUND"
   | "SERVICE_TIMEOUT"
   | "BAD_UPSTREAM_RESPONSE"
   | "INTERNAL";
@@ -56,6 +58,25 @@ export function sessionStoreUnavailableError(cause?: unknown): AppError {
 /** No session of the signed-in user has that id: already ended, expired, or never theirs. */
 export function sessionNotFoundError(): AppError {
   return new AppError("SESSION_NOT_FOUND", 404, "That session has already ended.");
+}
+
+/**
+ * The document records' database cannot be reached or answered too slowly. The upload itself never depends on it:
+ * the browser keeps its reports and sends them again.
+ */
+export function databaseUnavailableError(cause?: unknown): AppError {
+  return new AppError(
+    "DATABASE_UNAVAILABLE",
+    503,
+    "Your document list is temporarily unavailable. Uploads still work, and their records will be added when it is back.",
+    undefined,
+    { cause },
+  );
+}
+
+/** No document of the signed-in user has that id: never recorded, removed from the list, or someone else's. */
+export function documentNotFoundError(): AppError {
+  return new AppError("DOCUMENT_NOT_FOUND", 404, "That document is not in your list.");
 }
 
 /** Turns any thrown value into the JSON error shape; unexpected errors are logged with a request id and never leak internals. */

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The tests start Chromium, redis-server, nginx and prometheus as child processes (and run promtool); the Japanese
 # screenshots need a font with Japanese glyphs (fonts-noto-cjk). Run as root on a fresh Debian machine,
+# The tests start Chromium, redis-server, nginx, prometheus and PostgreSQL as child processes (and run promtool). Run as root on a fresh Debian machine,
 # this installs whichever is missing; run as anyone else, it stops at once with the exact command to run.
 set -euo pipefail
 
@@ -18,6 +19,8 @@ have openssl || missing+=(openssl)
 { have prometheus && have promtool; } || missing+=(prometheus)
 # Without it Chromium draws Japanese with Droid Sans Fallback or boxes (npm run screenshots, docs/languages.md).
 [ -d /usr/share/fonts/opentype/noto ] && ls /usr/share/fonts/opentype/noto/NotoSansCJK* >/dev/null 2>&1 || missing+=(fonts-noto-cjk)
+# Debian's server binaries live off PATH, in /usr/lib/postgresql/<major>/bin (scripts/lib/postgres-server.ts finds them).
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 

@@ -24,6 +24,12 @@ const PICTURES: Record<string, string> = {
   "ja-account-error.png": "ja-account-error-desktop.png",
   "ja-auth-error.png": "ja-auth-error-desktop.png",
   "ja-account-mobile.png": "ja-account-mobile.png",
+  "documents-list.png": "documents-list-desktop.png",
+  "documents-list-empty.png": "documents-list-empty-desktop.png",
+  "documents-list-database-down.png": "documents-list-database-down-desktop.png",
+  "documents-list-mobile.png": "documents-list-mobile.png",
+  "document-page.png": "document-page-desktop.png",
+  "document-page-mobile.png": "document-page-mobile.png",
 };
 const SPECS = ["e2e/visual/pages.spec.ts", "e2e/documents/layout.spec.ts", "e2e/deploy/brand.spec.ts", "e2e/i18n/japanese.spec.ts"];
 

@@ -1,4 +1,6 @@
 import { spawn } from "node:child_process";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
 export interface RunningApp {
@@ -21,7 +23,8 @@ export async function startApp(port: number, env: Record<string, string>): Promi
   const child = spawn("npx", ["next", "start", "--port", String(port), "--hostname", "127.0.0.1"], {
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, ...env },
+    // Its own embedded database unless `env` names one: one folder serves one process.
+    env: { ...process.env, DATABASE_DIR: join(tmpdir(), `esign-app-db-${port}`), ...env },
   });
   const output: string[] = [];
   child.stdout.on("data", (chunk: Buffer) => keepTail(output, chunk));

@@ -1,6 +1,7 @@
 /**
- * The extra app servers the deployment specs start themselves, beside the config's webServers: each port
- * from its own variable (defaults in 4650–4699, clear of the suite's defaults). The sandbox must accept their
+ * The extra app servers the deployment specs (and the visual spec, for a database outage) start themselves,
+ * beside the config's webServers: each port from its own variable (defaults in 4650–4699 and 4760–4761, clear
+ * of the suite's defaults). The sandbox must accept their
  * callbacks and CORS origins, so playwright.config.ts reads this file too.
  */
 const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -23,6 +24,10 @@ export const deployPorts = {
   gracefulShutdown: port("E2E_SHUTDOWN_PORT", 4657),
   /** The instance under a second brand (BRAND_*). */
   branded: port("E2E_BRANDED_APP_PORT", 4658),
+  /** The instance whose DATABASE_URL points at a port where nothing listens: the documents list's outage state. */
+  documentsOutage: port("E2E_DOCUMENTS_OUTAGE_PORT", 4760),
+  /** That dead database port. */
+  documentsOutageDatabase: port("E2E_DOCUMENTS_OUTAGE_DB_PORT", 4761),
 };
 
 /** A public-looking name that Chromium maps to loopback (--host-resolver-rules); nothing else resolves it. */
@@ -34,4 +39,5 @@ export const deployUrls = {
   secretRotation: `http://localhost:${deployPorts.secretRotation}`,
   gracefulShutdown: `http://localhost:${deployPorts.gracefulShutdown}`,
   branded: `http://localhost:${deployPorts.branded}`,
+  documentsOutage: `http://localhost:${deployPorts.documentsOutage}`,
 };

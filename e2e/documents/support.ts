@@ -77,3 +77,12 @@ export async function recordUploadProgress(page: Page, labelPrefix = "Uploading"
   }, labelPrefix);
   return () => page.evaluate(() => (window as unknown as { uploadProgress: number[] }).uploadProgress);
 }
+
+/**
+ * The row of the document `itemId` in the page's list (the app's record). By id, not name: the record outlives the
+ * sandbox's reset, so earlier runs' documents of the same name are listed too.
+ */
+export function listedDocument(page: Page, itemId: string) {
+  return page.getByTestId("document-row").filter({ has: page.locator(`a[href="/documents/${itemId}"]`) });
+}
+

@@ -31,7 +31,7 @@ test("account and documents pages meet WCAG 2.1 AA rules", async ({ page }) => {
   await expectNoViolations(page, "account");
   await page.getByRole("link", { name: "Documents" }).click();
   await expect(page.getByRole("heading", { name: "Documents", level: 1 })).toBeVisible();
-  await expectNoViolations(page, "documents (empty)");
+  await expectNoViolations(page, "documents (before an upload)");
 
   const file = await writeRandomFile(test.info().outputPath("accessible.pdf"), MiB);
   await stageFile(page, file);
@@ -42,7 +42,17 @@ test("account and documents pages meet WCAG 2.1 AA rules", async ({ page }) => {
   await page.getByLabel("Name").fill("accessible.pdf");
   await page.getByRole("button", { name: "Upload", exact: true }).click();
   await expect(page.getByTestId("upload-success")).toBeVisible();
-  await expectNoViolations(page, "documents (uploaded, recent list)");
+  await expect(page.getByTestId("document-row").first()).toBeVisible();
+  await expectNoViolations(page, "documents (uploaded, the list)");
+
+  await page.getByTestId("document-row").first().getByRole("link").click();
+  await expect(page.getByTestId("audit-trail")).toBeVisible();
+  await expectNoViolations(page, "a document's page");
+  await page.getByRole("button", { name: "Remove from this list" }).click();
+  await expect(page.getByRole("dialog", { name: "Remove from this list?" })).toBeVisible();
+  await expectNoViolations(page, "a document's page, remove confirmation open");
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog")).toBeHidden();
 });
 
 test("the customer-not-found state meets WCAG 2.1 AA rules", async ({ page }) => {

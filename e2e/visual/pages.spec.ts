@@ -1,6 +1,9 @@
 import type { Page } from "@playwright/test";
 import { test, expect } from "../fixtures/test";
 import { signIn, users } from "../fixtures/users";
+import { deployPorts, deployUrls } from "../deploy/origins";
+import { sandboxEnv, startStandaloneApp } from "../deploy/standalone-server";
+import { stageFile, writeRandomFile } from "../documents/support";
 
 /**
  * Every page and state at desktop and phone width: saved under screenshots/ for a person to look at,
@@ -85,3 +88,58 @@ test("expired sign-in link, the service's sign-out page and its sign-in naming w
   await expect(page.getByTestId("signed-in-as")).toContainText(users.alice.name);
   await capture(page, "sandbox-sign-in-signed-in-as");
 });
+
+test("documents list (empty, full, database down) and a document's page", async ({ page, context, newBrowser }, testInfo) => {
+  test.setTimeout(120_000);
+  // Bob has no customer account, so no documents: the empty list.
+  await signIn(page, users.bob);
+  await page.goto("/documents");
+  await expect(page.getByTestId("documents-empty")).toBeVisible();
+  await capture(page, "documents-list-empty");
+
+  await context.clearCookies();
+  await signIn(page, users.alice);
+  const uploads = [
+    { name: "Service agreement 2026.pdf", doctype: "agreement" },
+    { name: "Invoice 0042.pdf", doctype: "invoice" },
+    { name: "NDA Example Corp.pdf", doctype: "nda" },
+  ];
+  for (const { name, doctype } of uploads) {
+    const file = await writeRandomFile(testInfo.outputPath(name), 180 * 1024);
+    await stageFile(page, file);
+    await page.getByLabel("Document type").fill(doctype);
+    await page.getByRole("button", { name: "Upload", exact: true }).click();
+    await expect(page.getByTestId("upload-success")).toBeVisible();
+  }
+  // A fresh page: the list without the finished upload rows above it.
+  await page.goto("/documents");
+  await expect(page.getByTestId("document-row").first()).toContainText("NDA Example Corp.pdf");
+  await capture(page, "documents-list");
+
+  await page.getByTestId("document-row").first().getByRole("link").click();
+  await expect(page.getByTestId("audit-trail").locator('[data-event="uploaded"]')).toBeVisible();
+  await capture(page, "document-page");
+
+  // An instance whose database does not answer: uploads would still work; the list says it is unavailable.
+  const outage = await startStandaloneApp({
+    dir: ".next/standalone",
+    port: deployPorts.documentsOutage,
+    name: "documents-outage",
+    env: {
+      ...sandboxEnv,
+      AUTH_URL: deployUrls.documentsOutage,
+      AUTH_SECRET: "e2e-only-documents-outage-secret-0123456789abcdef",
+      DATABASE_URL: `postgresql://app@127.0.0.1:${deployPorts.documentsOutageDatabase}/app`,
+    },
+  });
+  try {
+    const other = await (await newBrowser({ baseURL: deployUrls.documentsOutage })).newPage();
+    await signIn(other, users.alice);
+    await other.goto("/documents");
+    await expect(other.getByTestId("documents-unavailable")).toContainText("Your document list is unavailable right now");
+    await capture(other, "documents-list-database-down");
+  } finally {
+    await outage.stop();
+  }
+});
+

@@ -1,6 +1,8 @@
 import "server-only";
 import { getConfig } from "@/lib/env";
 import { onDependencyScrape, setDependencyUp } from "@/lib/metrics/availability";
+import { pingDatabase } from "@/lib/db/client";
+import { describeDatabaseFailure } from "@/lib/db/database-errors";
 import { getRedisConnection, pingRedis } from "@/lib/redis/connection";
 
 /** Each probe gets at most this long. */
@@ -71,6 +73,17 @@ function probes(): Probe[] {
       },
     });
   }
+  list.push({
+    name: "database",
+    // The document records (PGlite or PostgreSQL). Uploads never wait on it, so like the others it never fails readiness.
+    run: async () => {
+      try {
+        await pingDatabase();
+      } catch (error) {
+        throw new Error(describeDatabaseFailure(error));
+      }
+    },
+  });
   return [...list, ...cache().extra];
 }
 

@@ -10,6 +10,8 @@ const KNOWN_ROUTES = new Set([
   "/auth/restart",
   "/api/account",
   "/api/documents",
+  "/api/documents/export",
+  "/api/documents/import",
   "/api/health",
   "/api/health/ready",
   "/favicon.ico",
@@ -23,6 +25,10 @@ export function routeLabel(pathname: string): string {
   if (KNOWN_ROUTES.has(pathname)) return pathname;
   if (pathname.startsWith("/_next/static/")) return "/_next/static";
   if (pathname.startsWith("/_next/")) return "/_next";
+  // One label per route with a document id in its path, never the id itself.
+  if (/^\/api\/documents\/[^/]+\/events$/.test(pathname)) return "/api/documents/:itemId/events";
+  if (/^\/api\/documents\/[^/]+$/.test(pathname)) return "/api/documents/:itemId";
+  if (/^\/documents\/[^/]+$/.test(pathname)) return "/documents/:itemId";
   const auth = /^\/api\/auth\/([^/]+)/.exec(pathname);
   if (auth) return AUTH_ACTIONS.has(auth[1]!) ? `/api/auth/${auth[1]}` : "/api/auth/other";
   return "other";

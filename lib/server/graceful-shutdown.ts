@@ -1,5 +1,6 @@
 import "server-only";
 import type http from "node:http";
+import { closeDatabase } from "@/lib/db/client";
 import { markDraining } from "@/lib/health/drain-state";
 import { getLogger } from "@/lib/logging/logger";
 import { closeRedisConnection } from "@/lib/redis/connection";
@@ -15,7 +16,7 @@ export type ShutdownTimings = {
 /**
  * On SIGTERM (or SIGINT): readiness turns 503 at once; after `readinessDelayMs` stop accepting connections, let
  * in-flight requests finish, close idle keep-alive connections, send the buffered trace spans, close the Redis
- * connection, and exit 0 — or
+ * connection and the database (which releases the embedded one's folder lock), and exit 0 — or
  * exit 1 once `drainMs` have passed since the signal with some request still running.
  *
  * Next's own handler drains without a bound and exits 143, which process managers count as a failure;
@@ -41,7 +42,7 @@ function shutDown(signal: string, servers: Set<http.Server>, { readinessDelayMs,
 }
 
 function closeListeners(servers: Set<http.Server>): void {
-  const exit = () => void Promise.all([flushTraces(), closeRedisConnection()]).finally(() => process.exit(0));
+  const exit = () => void Promise.all([flushTraces(), closeRedisConnection(), closeDatabase()]).finally(() => process.exit(0));
   let open = servers.size;
   if (open === 0) return exit();
   for (const server of servers) {

@@ -1,3 +1,5 @@
+import { ApiError } from "@/lib/api-client";
+import type { ReportMilestone, ReportedTransfer, UploadMilestone } from "@/lib/documents/document-report";
 import type { CreateDocumentInput, CreateDocumentResult } from "@/lib/esign/schemas";
 import { createWorkerBlockHasher, type BlockHasher } from "@/lib/upload/block-hasher";
 import { BlocksRefusedError, uploadInBlocks } from "@/lib/upload/block-upload";
@@ -21,6 +23,12 @@ export type UploadStage =
   | { stage: "restarting" };
 
 export type TransferMode = "single" | "blocks" | "fallback";
+
+/**
+ * The abort reason of a pause: the upload stops as for a cancel, but it is not over (its staged blocks are
+ * kept), so it is not reported as failed.
+ */
+export const UPLOAD_PAUSED = "upload-paused";
 
 /** What the user sees once a document is stored: ids and facts, never the SAS URL. */
 export type UploadedDocument = {
@@ -66,7 +74,19 @@ export type UploadDocumentOptions = {
   resumeFrom?: ResumePoint;
   /** Called whenever a block upload can be resumed from a new point; null once there is nothing to resume. */
   onResumePoint?: (point: ResumePoint | null) => void;
+  /** Told each milestone of the document for the app's record; returns at once, the upload never waits on it. */
+  report?: ReportMilestone;
+  /** Clock for the reported transfer duration; tests pass their own. */
+  now?: () => number;
 };
+
+/** How an upload that stopped ends in the record: cancelled by the user, or failed with the code the user was shown. */
+function endMilestone(error: unknown, signal?: AbortSignal): UploadMilestone {
+  if (signal?.aborted || (error instanceof UploadError && error.code === "UPLOAD_CANCELLED")) return { type: "abandoned" };
+  return { type: "failed", errorCode: error instanceof UploadError || error instanceof ApiError ? error.code : "UNEXPECTED" };
+}
+
+const reportedTransfer = (mode: TransferMode): ReportedTransfer => (mode === "blocks" ? "blocks" : "single");
 
 const hashInWorker = (file: File, onProgress: (hashed: number) => void, signal?: AbortSignal) =>
   hashFileMd5InWorker(file, { onProgress, signal });
@@ -79,96 +99,142 @@ const hashInWorker = (file: File, onProgress: (hashed: number) => void, signal?:
 export async function uploadDocument(options: UploadDocumentOptions): Promise<UploadedDocument> {
   const { file, input, allowedOrigins, createDocument, onStage, signal, hashFile = hashInWorker } = options;
   const { blocks, blockRefusals = new Set<string>(), onResumePoint, createBlockHasher = createWorkerBlockHasher } = options;
+  const { report = () => {}, now = () => Date.now() } = options;
   let resumeFrom = options.resumeFrom;
+  /** The item whose link expired while the upload was interrupted: the document created now replaces it. */
+  let expiredItemId: string | undefined;
   if (resumeFrom && sasExpired(resumeFrom.created.uploadendpoint)) {
     onResumePoint?.(null);
     onStage?.({ stage: "restarting" });
+    expiredItemId = resumeFrom.created.itemId;
     resumeFrom = undefined;
   }
-  // A restart after expiry is the same file (checked when it was picked again), so its MD5 still holds.
-  const md5 =
-    options.resumeFrom?.md5 ??
-    (shouldComputeMd5(file.size) ? await hashFile(file, (hashedBytes) => onStage?.({ stage: "hashing", hashedBytes }), signal) : null);
+  /** The document the bytes are going to, once there is one: a failure from then on belongs to its record. */
+  let itemId = resumeFrom?.created.itemId;
+  let transferStartedAt = 0;
 
   const createAndCheck = async (purpose: "create" | "renewal" = "create") => {
     const created = await createDocument(input, purpose);
+    itemId = created.itemId;
+    // The app could not write its own record in time: the browser's report is then what keeps the document.
+    if (created.recorded === false) {
+      const container = created.container || undefined;
+      report(created.itemId, {
+        type: "created",
+        fileId: created.fileId,
+        subdocid: created.subdocid,
+        ...(container ? { container } : {}),
+        name: input.name,
+        doctype: input.doctype,
+        size: file.size,
+      });
+    }
     if (signal?.aborted) throw new UploadError("UPLOAD_CANCELLED");
     return { created, url: assertAllowedUploadEndpoint(created.uploadendpoint, allowedOrigins) };
   };
-  // A resume keeps the block size it started with: a staged block's index only means its bytes under that size.
-  const transfer = async (created: CreateDocumentResult, url: URL, from?: Pick<ResumePoint, "staged" | "blockSize">) => {
-    if (!blocks || file.size <= blocks.thresholdBytes || blockRefusals.has(url.origin)) {
-      return { mode: "single" as const, storedMd5: await putWithRetries({ url, file, md5Base64: md5?.base64, signal, onStage, mode: "single" }) };
-    }
-    const hasher = createBlockHasher();
-    try {
-      const blockSize = from?.blockSize ?? blocks.blockSize;
-      const point: ResumePoint = { created, md5, blockSize, staged: from?.staged ?? [] };
-      onResumePoint?.(point);
-      await uploadInBlocks({
-        url,
-        file,
-        blockSize,
-        concurrency: blocks.concurrency,
-        fileMd5Base64: md5?.base64,
-        staged: point.staged,
-        signal,
-        hashBlock: hasher.hash,
-        onProgress: (loadedBytes) => onStage?.({ stage: "uploading", loadedBytes, mode: "blocks" }),
-        onRetry: (attempt, delayMs) => onStage?.({ stage: "retrying", attempt, delayMs }),
-        onBlockStaged: (index) => {
-          point.staged = [...point.staged, index];
-          onResumePoint?.({ ...point });
-        },
-      });
-      onResumePoint?.(null);
-      // Azure computes no whole-blob MD5 for a block list; the blob carries ours when we sent one.
-      return { mode: "blocks" as const, storedMd5: null };
-    } catch (error) {
-      if (!(error instanceof BlocksRefusedError)) throw error;
-      onResumePoint?.(null);
-      blockRefusals.add(url.origin);
-      return { mode: "fallback" as const, storedMd5: await putWithRetries({ url, file, md5Base64: md5?.base64, signal, onStage, mode: "fallback" }) };
-    } finally {
-      hasher.dispose();
-    }
+  const started = (created: CreateDocumentResult, type: "upload_started" | "resumed", mode: ReportedTransfer) => {
+    transferStartedAt = now();
+    report(created.itemId, { type, mode, bytes: file.size });
   };
 
-  let created: CreateDocumentResult;
-  let url: URL;
-  if (resumeFrom) {
-    created = resumeFrom.created;
-    url = assertAllowedUploadEndpoint(created.uploadendpoint, allowedOrigins);
-  } else {
-    onStage?.({ stage: "creating" });
-    ({ created, url } = await createAndCheck());
-  }
-  let sent: Awaited<ReturnType<typeof transfer>>;
-  let replacedItemId: string | undefined;
   try {
-    sent = await transfer(created, url, resumeFrom);
-  } catch (error) {
-    if (!(error instanceof UploadError && error.code === "UPLOAD_FORBIDDEN")) throw error;
-    onResumePoint?.(null);
-    onStage?.({ stage: "renewing" });
-    replacedItemId = created.itemId;
-    ({ created, url } = await createAndCheck("renewal"));
-    sent = await transfer(created, url);
-  }
+    // A restart after expiry is the same file (checked when it was picked again), so its MD5 still holds.
+    const md5 =
+      options.resumeFrom?.md5 ??
+      (shouldComputeMd5(file.size) ? await hashFile(file, (hashedBytes) => onStage?.({ stage: "hashing", hashedBytes }), signal) : null);
 
-  return {
-    name: input.name,
-    doctype: input.doctype,
-    itemId: created.itemId,
-    fileId: created.fileId,
-    subdocid: created.subdocid,
-    size: file.size,
-    md5Hex: md5?.hex ?? (sent.storedMd5 ? md5Base64ToHex(sent.storedMd5) : null),
-    storageChecked: sent.mode === "blocks" ? "blocks" : md5 !== null ? "file" : "none",
-    ...(replacedItemId ? { replacedItemId } : {}),
-    transfer: sent.mode,
-    uploadedAt: new Date().toISOString(),
-  };
+    // A resume keeps the block size it started with: a staged block's index only means its bytes under that size.
+    const transfer = async (created: CreateDocumentResult, url: URL, from?: Pick<ResumePoint, "staged" | "blockSize">) => {
+      if (!blocks || file.size <= blocks.thresholdBytes || blockRefusals.has(url.origin)) {
+        started(created, "upload_started", "single");
+        return { mode: "single" as const, storedMd5: await putWithRetries({ url, file, md5Base64: md5?.base64, signal, onStage, mode: "single" }) };
+      }
+      const hasher = createBlockHasher();
+      try {
+        const blockSize = from?.blockSize ?? blocks.blockSize;
+        const point: ResumePoint = { created, md5, blockSize, staged: from?.staged ?? [] };
+        onResumePoint?.(point);
+        started(created, from ? "resumed" : "upload_started", "blocks");
+        await uploadInBlocks({
+          url,
+          file,
+          blockSize,
+          concurrency: blocks.concurrency,
+          fileMd5Base64: md5?.base64,
+          staged: point.staged,
+          signal,
+          hashBlock: hasher.hash,
+          onProgress: (loadedBytes) => onStage?.({ stage: "uploading", loadedBytes, mode: "blocks" }),
+          onRetry: (attempt, delayMs) => onStage?.({ stage: "retrying", attempt, delayMs }),
+          onBlockStaged: (index) => {
+            point.staged = [...point.staged, index];
+            onResumePoint?.({ ...point });
+          },
+        });
+        onResumePoint?.(null);
+        // Azure computes no whole-blob MD5 for a block list; the blob carries ours when we sent one.
+        return { mode: "blocks" as const, storedMd5: null };
+      } catch (error) {
+        if (!(error instanceof BlocksRefusedError)) throw error;
+        onResumePoint?.(null);
+        blockRefusals.add(url.origin);
+        started(created, "upload_started", "single");
+        return { mode: "fallback" as const, storedMd5: await putWithRetries({ url, file, md5Base64: md5?.base64, signal, onStage, mode: "fallback" }) };
+      } finally {
+        hasher.dispose();
+      }
+    };
+
+    let created: CreateDocumentResult;
+    let url: URL;
+    if (resumeFrom) {
+      created = resumeFrom.created;
+      url = assertAllowedUploadEndpoint(created.uploadendpoint, allowedOrigins);
+    } else {
+      onStage?.({ stage: "creating" });
+      ({ created, url } = await createAndCheck());
+      if (expiredItemId) report(expiredItemId, { type: "replaced", replacedByItemId: created.itemId });
+    }
+    let sent: Awaited<ReturnType<typeof transfer>>;
+    let replacedItemId: string | undefined;
+    try {
+      sent = await transfer(created, url, resumeFrom);
+    } catch (error) {
+      if (!(error instanceof UploadError && error.code === "UPLOAD_FORBIDDEN")) throw error;
+      onResumePoint?.(null);
+      onStage?.({ stage: "renewing" });
+      replacedItemId = created.itemId;
+      ({ created, url } = await createAndCheck("renewal"));
+      report(replacedItemId, { type: "replaced", replacedByItemId: created.itemId });
+      sent = await transfer(created, url);
+    }
+
+    const md5Hex = md5?.hex ?? (sent.storedMd5 ? md5Base64ToHex(sent.storedMd5) : null);
+    report(created.itemId, {
+      type: "uploaded",
+      mode: reportedTransfer(sent.mode),
+      bytes: file.size,
+      ...(md5Hex ? { md5: md5Hex } : {}),
+      durationMs: Math.max(0, Math.round(now() - transferStartedAt)),
+    });
+    return {
+      name: input.name,
+      doctype: input.doctype,
+      itemId: created.itemId,
+      fileId: created.fileId,
+      subdocid: created.subdocid,
+      size: file.size,
+      md5Hex,
+      storageChecked: sent.mode === "blocks" ? "blocks" : md5 !== null ? "file" : "none",
+      ...(replacedItemId ? { replacedItemId } : {}),
+      transfer: sent.mode,
+      uploadedAt: new Date().toISOString(),
+    };
+  } catch (error) {
+    // A pause is not an end: the upload continues from its staged blocks, and says so with "resumed".
+    if (itemId && signal?.reason !== UPLOAD_PAUSED) report(itemId, endMilestone(error, signal));
+    throw error;
+  }
 }
 
 async function putWithRetries(args: {

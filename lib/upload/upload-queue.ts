@@ -1,7 +1,7 @@
 import type { CreateDocumentInput } from "@/lib/esign/schemas";
 import { createProgressTracker, type UploadProgress } from "@/lib/upload/progress-tracker";
 import type { ResumePoint } from "@/lib/upload/resume-point";
-import type { UploadStage, UploadedDocument } from "@/lib/upload/upload-document";
+import { UPLOAD_PAUSED, type UploadStage, type UploadedDocument } from "@/lib/upload/upload-document";
 import { UploadError } from "@/lib/upload/upload-error";
 
 export type QueueItemStatus = "queued" | "active" | "paused" | "done" | "failed" | "cancelled";
@@ -104,7 +104,7 @@ export class UploadQueue {
     const item = this.items.find((i) => i.id === id);
     if (item?.status !== "active" || !item.resumePoint) return;
     this.pausing.add(id);
-    this.controllers.get(id)?.abort();
+    this.controllers.get(id)?.abort(UPLOAD_PAUSED);
   }
 
   /** Puts a paused upload back in the queue, where it continues from its staged blocks. */

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { startProcess, waitForHttp, waitForPort, type RunningProcess } from "./child-process";
+import { embeddedDatabaseDir } from "./standalone-app";
 
 /** Where one sandbox listens; the app reaches auth as `localhost` (redirects), API and blob on 127.0.0.1. */
 export type SandboxPorts = { auth: number; api: number; blob: number };
@@ -74,6 +75,8 @@ export async function startAppInstance(options: AppInstanceOptions): Promise<Run
       AUTH_URL: options.authUrl,
       NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: options.serverActionsKey,
       REDIS_URL: options.redisUrl ?? "",
+      // Its own embedded database unless `env` names a shared one (DATABASE_URL): one folder serves one process.
+      DATABASE_DIR: embeddedDatabaseDir(options.port),
       ...options.env,
     },
   });

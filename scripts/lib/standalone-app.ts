@@ -1,8 +1,17 @@
 import { createWriteStream } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { startProcess, waitForHttp, type RunningProcess } from "./child-process";
 
 export type StandaloneApp = RunningProcess & { url: string; logFile: string; exitCode(): Promise<number | null> };
+
+/**
+ * An embedded database folder per port, kept between runs: one folder serves one process, so instances started
+ * side by side must not share the default. Set DATABASE_URL (or DATABASE_DIR) in `env` to share one database.
+ */
+export function embeddedDatabaseDir(port: number): string {
+  return path.join(tmpdir(), `esign-app-db-${port}`);
+}
 
 /**
  * Starts `node server.js` from a standalone folder the way a deployment does: NODE_ENV=production, PORT and
@@ -14,7 +23,7 @@ export async function startStandaloneApp(options: { dir: string; port: number; n
   const dir = path.resolve(options.dir);
   const running = startProcess(options.name, process.execPath, [path.join(dir, "server.js")], {
     cwd: dir,
-    env: { PATH: process.env.PATH, NODE_ENV: "production", PORT: String(options.port), HOSTNAME: "127.0.0.1", ...options.env },
+    env: { PATH: process.env.PATH, NODE_ENV: "production", PORT: String(options.port), HOSTNAME: "127.0.0.1", DATABASE_DIR: embeddedDatabaseDir(options.port), ...options.env },
   });
   running.child.stdout?.pipe(log, { end: false });
   running.child.stderr?.pipe(log, { end: false });

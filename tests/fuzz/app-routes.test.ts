@@ -18,6 +18,7 @@ import { StatusTally } from "./support/tally";
 configureAppEnv();
 const account = await import("@/app/api/account/route");
 const documents = await import("@/app/api/documents/route");
+const { closeDatabase, getDatabase } = await import("@/lib/db/client");
 
 const RUNS = 1000;
 const TIMEOUT_MS = 120_000;
@@ -29,9 +30,13 @@ let cookies: SessionCookies;
 beforeAll(async () => {
   fuzz = await startFuzzSandbox();
   cookies = await encodeSessionCookies(fuzz.tokens);
+  // Before the first request, as a server does (instrumentation.ts): PGlite's first open holds the event loop for
+  // seconds, which the in-process sandbox's keep-alive connections do not survive.
+  await getDatabase();
 });
 afterAll(async () => {
   await fuzz?.sandbox.stop();
+  await closeDatabase();
 });
 
 /** GET /api/account's answer to each session outcome (docs/architecture.md, error codes). */

@@ -7,6 +7,7 @@ import { hashBlockMd5 } from "@/lib/upload/put-block";
 import type { BlockHasher } from "@/lib/upload/block-hasher";
 import { createProgressTracker } from "@/lib/upload/progress-tracker";
 import { uploadDocument, type UploadDocumentOptions, type UploadStage } from "@/lib/upload/upload-document";
+import type { UploadMilestone } from "@/lib/documents/document-report";
 
 const ORIGIN = "http://127.0.0.1:4002";
 const url = new URL(`${ORIGIN}/devstoreaccount1/documents/f.bin?sv=2024&sig=x`);
@@ -334,6 +335,35 @@ describe("uploadDocument with blocks", () => {
   it("falls back on a 400 to the first Put Block too", async () => {
     answer = (req) => (req.url.searchParams.get("comp") === "block" ? { status: 400 } : { status: 201 });
     expect((await run(fileOf(100))).transfer).toBe("fallback");
+  });
+
+  it("reports a resumed upload as 'resumed' in blocks, and an expired saved link as the old item replaced by the new", async () => {
+    const reports: string[] = [];
+    const report = (itemId: string, milestone: UploadMilestone) =>
+      reports.push(`${milestone.type} ${itemId}${"mode" in milestone ? ` ${milestone.mode}` : ""}${"replacedByItemId" in milestone ? ` by ${milestone.replacedByItemId}` : ""}`);
+    await resume(await createDocument(), [0, 1, 2], { report });
+    expect(reports).toEqual(["resumed item-1 blocks", "uploaded item-1 blocks"]);
+
+    reports.length = 0;
+    const saved = { ...(await createDocument()), uploadendpoint: `${ORIGIN}/devstoreaccount1/documents/old.bin?se=2026-01-01T00%3A00%3A00Z&sp=cw&sig=old` };
+    await resume(saved, [0, 1, 2], { report });
+    expect(reports).toEqual(["replaced item-2 by item-3", "upload_started item-3 blocks", "uploaded item-3 blocks"]);
+  });
+
+  it("reports a fallback from blocks to one PUT as a second start, in one piece", async () => {
+    answer = (req) => (req.url.searchParams.get("comp") === "block" ? { status: 400 } : { status: 201 });
+    const modes: string[] = [];
+    await uploadDocument({
+      file: fileOf(100),
+      input,
+      allowedOrigins: [ORIGIN],
+      createDocument,
+      hashFile: fakeHash,
+      createBlockHasher,
+      blocks,
+      report: (_itemId, milestone) => modes.push(`${milestone.type}${"mode" in milestone ? ` ${milestone.mode}` : ""}`),
+    });
+    expect(modes).toEqual(["upload_started blocks", "upload_started single", "uploaded single"]);
   });
 
   it("treats an expired signature (403 AuthorizationFailure) as expiry: a fresh endpoint, still in blocks", async () => {

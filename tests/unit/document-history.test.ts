@@ -1,6 +1,6 @@
-import { beforeEach, describe, expect, it } from "vitest";
-import { RECENT_DOCUMENTS_LIMIT, addRecentDocument, readRecentDocuments, recentDocumentsKey } from "@/lib/document-history";
-import type { UploadedDocument } from "@/lib/upload/upload-document";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { readRecentDocuments, recentDocumentsKey, type RecentDocument } from "@/lib/document-history";
+import { importBrowserHistory } from "@/lib/documents/import-browser-history";
 
 class MemoryStorage implements Storage {
   private map = new Map<string, string>();
@@ -24,7 +24,7 @@ class MemoryStorage implements Storage {
   }
 }
 
-const doc = (n: number): UploadedDocument => ({
+const doc = (n: number): RecentDocument => ({
   name: `doc-${n}.pdf`,
   doctype: "contract",
   itemId: `item-${n}`,
@@ -32,8 +32,6 @@ const doc = (n: number): UploadedDocument => ({
   subdocid: 1,
   size: n,
   md5Hex: null,
-  storageChecked: "none",
-  transfer: "single",
   uploadedAt: "2026-01-01T00:00:00.000Z",
 });
 
@@ -41,34 +39,51 @@ let storage: MemoryStorage;
 beforeEach(() => {
   storage = new MemoryStorage();
 });
+const store = (userKey: string, list: unknown) => storage.setItem(recentDocumentsKey(userKey), JSON.stringify(list));
 
-describe("recent documents", () => {
-  it("stores only the whitelisted fields, never an upload URL or anything else handed in", () => {
-    const withExtras = { ...doc(1), uploadendpoint: "http://x/blob?sig=secret", sas: "sig=secret" } as UploadedDocument;
-    addRecentDocument(storage, "alice@example.com", withExtras);
-    const raw = storage.getItem(recentDocumentsKey("alice@example.com"))!;
-    expect(raw).not.toContain("sig=");
-    expect(Object.keys(JSON.parse(raw)[0]).sort()).toEqual(["doctype", "fileId", "itemId", "md5Hex", "name", "size", "subdocid", "uploadedAt"]);
-  });
-
-  it("keeps the id of the item a renewal left without a file", () => {
-    addRecentDocument(storage, "user-key", { ...doc(2), replacedItemId: "item-1" });
-    expect(readRecentDocuments(storage, "user-key")[0]).toMatchObject({ itemId: "item-2", replacedItemId: "item-1" });
-  });
-
-  it("keeps one list per user, newest first, capped", () => {
-    for (let n = 1; n <= RECENT_DOCUMENTS_LIMIT + 3; n++) addRecentDocument(storage, "alice@example.com", doc(n));
-    addRecentDocument(storage, "bob@example.com", doc(99));
-    const alice = readRecentDocuments(storage, "alice@example.com");
-    expect(alice).toHaveLength(RECENT_DOCUMENTS_LIMIT);
-    expect(alice[0]!.itemId).toBe(`item-${RECENT_DOCUMENTS_LIMIT + 3}`);
-    expect(readRecentDocuments(storage, "bob@example.com").map((d) => d.itemId)).toEqual(["item-99"]);
+describe("the browser-only list of earlier versions", () => {
+  it("reads only the list's own fields, whatever else a stored entry holds", () => {
+    store("alice", [{ ...doc(1), uploadendpoint: "http://x/blob?sig=secret", sas: "sig=secret", replacedItemId: "item-0" }]);
+    const [read] = readRecentDocuments(storage, "alice");
+    expect(Object.keys(read!).sort()).toEqual(["doctype", "fileId", "itemId", "md5Hex", "name", "replacedItemId", "size", "subdocid", "uploadedAt"]);
+    expect(JSON.stringify(read)).not.toContain("sig=");
   });
 
   it("reads damaged storage as an empty list instead of failing", () => {
-    storage.setItem(recentDocumentsKey("alice@example.com"), "{not json");
-    expect(readRecentDocuments(storage, "alice@example.com")).toEqual([]);
-    storage.setItem(recentDocumentsKey("alice@example.com"), JSON.stringify([{ itemId: 1 }, doc(2)]));
-    expect(readRecentDocuments(storage, "alice@example.com").map((d) => d.itemId)).toEqual(["item-2"]);
+    storage.setItem(recentDocumentsKey("alice"), "{not json");
+    expect(readRecentDocuments(storage, "alice")).toEqual([]);
+    store("alice", [{ itemId: 1 }, doc(2)]);
+    expect(readRecentDocuments(storage, "alice").map((d) => d.itemId)).toEqual(["item-2"]);
+  });
+});
+
+describe("importBrowserHistory", () => {
+  it("sends this user's list to the app once, then deletes it; another user's list stays untouched", async () => {
+    store("alice", [doc(2), doc(1)]);
+    store("bob", [doc(9)]);
+    const send = vi.fn(async () => "delivered" as const);
+    expect(await importBrowserHistory(storage, "alice", send)).toBe(true);
+    expect(send).toHaveBeenCalledWith([doc(2), doc(1)]);
+    expect(storage.getItem(recentDocumentsKey("alice"))).toBeNull();
+    expect(storage.getItem(recentDocumentsKey("bob"))).not.toBeNull();
+    // The next visit finds nothing to import.
+    expect(await importBrowserHistory(storage, "alice", send)).toBe(false);
+    expect(send).toHaveBeenCalledTimes(1);
+  });
+
+  it("keeps the list when the app did not answer (database down), and deletes it when the app refused it for good", async () => {
+    store("alice", [doc(1)]);
+    expect(await importBrowserHistory(storage, "alice", async () => "retry")).toBe(false);
+    expect(readRecentDocuments(storage, "alice")).toEqual([doc(1)]);
+    expect(await importBrowserHistory(storage, "alice", async () => "refused")).toBe(false);
+    expect(storage.getItem(recentDocumentsKey("alice"))).toBeNull();
+  });
+
+  it("deletes an unreadable leftover without sending anything", async () => {
+    storage.setItem(recentDocumentsKey("alice"), "{not json");
+    const send = vi.fn(async () => "delivered" as const);
+    expect(await importBrowserHistory(storage, "alice", send)).toBe(false);
+    expect(send).not.toHaveBeenCalled();
+    expect(storage.getItem(recentDocumentsKey("alice"))).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig } from "@/lib/env";
+import { ConfigError, parseConfig, parseDatabaseConfig } from "@/lib/env";
 
 const secret = "s".repeat(32);
 
@@ -159,5 +159,33 @@ describe("REDIS_URL", () => {
     for (const bad of ["http://127.0.0.1:6379", "127.0.0.1:6379", "redis"]) {
       expect(problemsOf({ AUTH_SECRET: secret, REDIS_URL: bad })).toEqual([expect.stringContaining("REDIS_URL must be a redis:// or rediss:// URL")]);
     }
+  });
+});
+
+describe("the document records' database", () => {
+  it("is the embedded one in .data/db, keeping records, with nothing set", () => {
+    expect(parseConfig({ AUTH_SECRET: secret }).database).toEqual({ url: undefined, dir: ".data/db", retentionDays: undefined });
+    expect(parseConfig({ AUTH_SECRET: secret, DATABASE_URL: "", DOCUMENT_RETENTION_DAYS: "" }).database).toEqual({ url: undefined, dir: ".data/db", retentionDays: undefined });
+  });
+
+  it("takes a postgres:// or postgresql:// URL, a folder and a retention in days", () => {
+    const { database } = parseConfig({ AUTH_SECRET: secret, DATABASE_URL: "postgresql://app:pw@db.internal:5432/esign", DATABASE_DIR: "/var/lib/esign/db", DOCUMENT_RETENTION_DAYS: "365" });
+    expect(database).toEqual({ url: "postgresql://app:pw@db.internal:5432/esign", dir: "/var/lib/esign/db", retentionDays: 365 });
+    expect(parseConfig({ AUTH_SECRET: secret, DATABASE_URL: "postgres://db/esign" }).database.url).toBe("postgres://db/esign");
+  });
+
+  it("names the key when a value is wrong", () => {
+    for (const bad of ["mysql://db/esign", "db.internal:5432", "sqlite:./x.db"]) {
+      expect(problemsOf({ AUTH_SECRET: secret, DATABASE_URL: bad })).toEqual([expect.stringContaining("DATABASE_URL must be a postgres:// or postgresql:// URL")]);
+    }
+    for (const bad of ["0", "-5", "1.5", "forever", "36501"]) {
+      expect(problemsOf({ AUTH_SECRET: secret, DOCUMENT_RETENTION_DAYS: bad })).toEqual([expect.stringContaining("DOCUMENT_RETENTION_DAYS must be a whole number of days")]);
+    }
+    expect(problemsOf({ AUTH_SECRET: secret, DATABASE_DIR: " " })).toEqual(["DATABASE_DIR must not be empty"]);
+  });
+
+  it("parses the database keys alone for npm run db:migrate", () => {
+    expect(parseDatabaseConfig({ DATABASE_URL: "postgresql://db/esign" })).toEqual({ url: "postgresql://db/esign", dir: ".data/db", retentionDays: undefined });
+    expect(() => parseDatabaseConfig({ DATABASE_URL: "mysql://db" })).toThrow(/DATABASE_URL must be/);
   });
 });

@@ -34,6 +34,10 @@ describe("metrics", () => {
     expect(routeLabel("/_next/static/chunks/abc123.js")).toBe("/_next/static");
     expect(routeLabel("/wp-admin/setup.php")).toBe("other");
     expect(routeLabel("/api/auth/../../etc")).toBe("/api/auth/other");
+    expect(routeLabel("/api/documents/0b9d3c0e-8f7a-4a51-9d3c-0e8f7a4a519d/events")).toBe("/api/documents/:itemId/events");
+    expect(routeLabel("/api/documents/0b9d3c0e-8f7a-4a51-9d3c-0e8f7a4a519d")).toBe("/api/documents/:itemId");
+    expect(routeLabel("/api/documents/export")).toBe("/api/documents/export");
+    expect(routeLabel("/documents/0b9d3c0e-8f7a-4a51-9d3c-0e8f7a4a519d")).toBe("/documents/:itemId");
     recordHttpRequest("GET", "/account", 200, 0.01);
     recordHttpRequest("BREW", "/secret-looking/alice@example.com", 404, 0.01);
     const { getMetricsRegistry } = await import("@/lib/metrics/registry");
@@ -63,6 +67,21 @@ describe("metrics", () => {
     expect(text).toContain('esign_token_refreshes_total{outcome="waited"} 2');
     expect(text).toContain("esign_refresh_reuse_suspects_total 1");
     expect(text).toContain("esign_refresh_lock_wait_seconds_count 1");
+  });
+
+  it("times database operations by operation and outcome, a failed open included, with no user data in labels", async () => {
+    const { documentRecordsFor } = await import("@/lib/documents/document-records");
+    const down = documentRecordsFor(async () => {
+      throw Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+    }, () => "postgres");
+    await expect(down.listDocuments("user-key-of-alice", { limit: 10, q: "alice@example.com" })).rejects.toThrow(/database could not be opened/);
+    await expect(down.getDocument("user-key-of-alice", "0b9d3c0e-8f7a-4a51-9d3c-0e8f7a4a519d")).rejects.toThrow();
+    const { getMetricsRegistry } = await import("@/lib/metrics/registry");
+    const text = await getMetricsRegistry().metrics();
+    expect(text).toContain('esign_database_operations_total{database="postgres",operation="list",outcome="error"} 1');
+    expect(text).toContain('esign_database_operations_total{database="postgres",operation="get",outcome="error"} 1');
+    expect(text).toContain('esign_database_operation_duration_seconds_count{database="postgres",operation="list"} 1');
+    expect(text).not.toMatch(/alice|0b9d3c0e/);
   });
 
   it("records nothing while METRICS_PORT is unset", async () => {

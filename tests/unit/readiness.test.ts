@@ -4,11 +4,14 @@ import { startRedisServer, type RunningRedis } from "../../scripts/lib/redis-ser
 
 const REDIS_PORT = Number(process.env.TEST_REDIS_PORT ?? 4680);
 const HUNG_PORT = Number(process.env.TEST_HUNG_API_PORT ?? 4681);
+// Nothing listens there: the document records' database is down (refused at once).
+const DEAD_DATABASE_PORT = Number(process.env.TEST_DEAD_DATABASE_PORT ?? 4703);
 
 // One configuration for the whole file (getConfig() caches it): auth server and API on the hung port.
 process.env.AUTH_SECRET = "r".repeat(32);
 process.env.ESIGN_AUTH_URL = `http://127.0.0.1:${HUNG_PORT}`;
 process.env.ESIGN_API_URL = `http://127.0.0.1:${HUNG_PORT}`;
+process.env.DATABASE_URL = `postgresql://app:database-password@127.0.0.1:${DEAD_DATABASE_PORT}/app`;
 
 const { checkReadiness } = await import("@/lib/health/readiness");
 const { dependencyStates, probeDependenciesIfStale, PROBE_INTERVAL_MS } = await import("@/lib/health/dependency-probes");
@@ -39,7 +42,7 @@ describe("readiness and dependency probes", () => {
   });
   afterEach(() => afterProbeInterval());
 
-  it("is ready while the auth server and API hang, and reports them failing without their URL", async () => {
+  it("is ready while the auth server and API hang and the database is down, and reports them failing without their URL", async () => {
     const first = checkReadiness();
     expect(first.status).toBe("ready");
     // Nothing probed yet: the answer does not wait for the round it starts.
@@ -47,6 +50,7 @@ describe("readiness and dependency probes", () => {
       ["auth", "unknown"],
       ["api", "unknown"],
       ["redis", "unknown"],
+      ["database", "unknown"],
     ]);
     await probeDependenciesIfStale();
     const after = checkReadiness();
@@ -59,10 +63,14 @@ describe("readiness and dependency probes", () => {
       ["auth", "fail"],
       ["api", "fail"],
       ["redis", "ok"],
+      ["database", "fail"],
     ]);
     expect(after.dependencies[0]!.detail).toMatch(/no answer/);
+    expect(after.dependencies[3]!.detail).toBe("unreachable (ECONNREFUSED)");
     expect(JSON.stringify(after)).not.toContain(String(HUNG_PORT));
     expect(JSON.stringify(after)).not.toContain(String(REDIS_PORT));
+    expect(JSON.stringify(after)).not.toContain(String(DEAD_DATABASE_PORT));
+    expect(JSON.stringify(after)).not.toContain("database-password");
   });
 
   it("makes one upstream call per dependency per interval, however many probes arrive", async () => {

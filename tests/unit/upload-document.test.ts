@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { CreateDocumentResult } from "@/lib/esign/schemas";
-import { uploadDocument, type UploadStage } from "@/lib/upload/upload-document";
+import type { UploadMilestone } from "@/lib/documents/document-report";
+import { UPLOAD_PAUSED, uploadDocument, type UploadStage } from "@/lib/upload/upload-document";
 import { UploadError } from "@/lib/upload/upload-error";
 
 const ORIGIN = "http://127.0.0.1:4002";
@@ -147,5 +148,100 @@ describe("uploadDocument", () => {
     const outcome = run();
     await vi.advanceTimersByTimeAsync(1000);
     await expect(outcome).resolves.toMatchObject({ size: 5 });
+  });
+});
+
+describe("uploadDocument's reports for the app's record", () => {
+  type Reported = { itemId: string } & UploadMilestone;
+  const reportRun = (create: ReturnType<typeof createDocument>, options: { signal?: AbortSignal } = {}) => {
+    const reports: Reported[] = [];
+    let clock = 1_000;
+    const outcome = uploadDocument({
+      file,
+      input,
+      allowedOrigins: [ORIGIN],
+      createDocument: create,
+      hashFile: fakeHash,
+      report: (itemId, milestone) => reports.push({ itemId, ...milestone }),
+      now: () => (clock += 250),
+      ...options,
+    });
+    return { outcome, reports };
+  };
+  const ITEM_1 = "10000000-0000-4000-8000-000000000001";
+  const ITEM_2 = "10000000-0000-4000-8000-000000000002";
+
+  it("reports the start and the upload with its mode, bytes, MD5 and duration, and no 'created' when the app recorded it", async () => {
+    const create = vi.fn(async () => ({ ...(await createDocument()()), recorded: true }));
+    const { outcome, reports } = reportRun(create);
+    await outcome;
+    expect(reports).toEqual([
+      { itemId: ITEM_1, type: "upload_started", mode: "single", bytes: 5 },
+      { itemId: ITEM_1, type: "uploaded", mode: "single", bytes: 5, md5: "5d41402abc4b2a76b9719d911017c592", durationMs: 250 },
+    ]);
+  });
+
+  it("reports 'created' itself, without the upload link or SAS, when the app could not record it", async () => {
+    const create = vi.fn(async () => ({ ...(await createDocument()()), recorded: false }));
+    const { outcome, reports } = reportRun(create);
+    await outcome;
+    expect(reports[0]).toEqual({
+      itemId: ITEM_1,
+      type: "created",
+      fileId: "00000000-0000-4000-8000-000000000001",
+      subdocid: 1,
+      container: "documents",
+      name: "hello.pdf",
+      doctype: "contract",
+      size: 5,
+    });
+    expect(JSON.stringify(reports)).not.toMatch(/sig=|uploadendpoint|sas|devstoreaccount1/);
+  });
+
+  it("after a refused link reports the first item replaced by the new one, and the upload on the new one", async () => {
+    answers = [{ status: 403 }, { status: 201 }];
+    const { outcome, reports } = reportRun(createDocument());
+    await outcome;
+    expect(reports.map(({ itemId, type }) => `${type} ${itemId}`)).toEqual([
+      `upload_started ${ITEM_1}`,
+      `replaced ${ITEM_1}`,
+      `upload_started ${ITEM_2}`,
+      `uploaded ${ITEM_2}`,
+    ]);
+    expect(reports[1]).toMatchObject({ replacedByItemId: ITEM_2 });
+  });
+
+  it("reports a failure with the code the user was shown, on the document it happened to", async () => {
+    answers = [{ status: 400, body: "<Error><Code>Md5Mismatch</Code></Error>" }];
+    const { outcome, reports } = reportRun(createDocument());
+    await expect(outcome).rejects.toMatchObject({ code: "UPLOAD_CHECKSUM_MISMATCH" });
+    expect(reports.at(-1)).toEqual({ itemId: ITEM_1, type: "failed", errorCode: "UPLOAD_CHECKSUM_MISMATCH" });
+  });
+
+  it("reports nothing when the document was never created", async () => {
+    const create = vi.fn(async (): Promise<CreateDocumentResult> => {
+      throw new Error("service down");
+    });
+    const { outcome, reports } = reportRun(create);
+    await expect(outcome).rejects.toThrow("service down");
+    expect(reports).toEqual([]);
+  });
+
+  it("reports a cancel as abandoned but a pause as nothing", async () => {
+    for (const [reason, expected] of [[undefined, ["upload_started", "abandoned"]], [UPLOAD_PAUSED, ["upload_started"]]] as const) {
+      const controller = new AbortController();
+      const create = vi.fn(async () => {
+        const created = await createDocument()();
+        // The user stops it while the PUT is on its way.
+        setTimeout(() => controller.abort(reason), 0);
+        return created;
+      });
+      vi.stubGlobal("XMLHttpRequest", class extends FakeXhr {
+        send() {}
+      });
+      const { outcome, reports } = reportRun(create, { signal: controller.signal });
+      await expect(outcome).rejects.toMatchObject({ code: "UPLOAD_CANCELLED" });
+      expect(reports.map((r) => r.type)).toEqual(expected);
+    }
   });
 });

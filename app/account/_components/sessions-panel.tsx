@@ -9,7 +9,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Skeleton } from "@/components/ui/skeleton";
 import { SignInAgainButton } from "@/components/sign-in-again-button";
-import { SessionTime } from "@/app/account/_components/session-time";
+import { LocalTime } from "@/components/local-time";
 import { useTranslations } from "next-intl";
 import { useErrorText } from "@/lib/i18n/error-text";
 import { UNKNOWN_BROWSER, UNKNOWN_SYSTEM } from "@/lib/session/unknown-device";
@@ -189,10 +189,10 @@ function SessionRow({ session, onEnd, disabled }: { session: SessionSummary; onE
           ) : null}
         </p>
         <p className="text-sm text-slate-600">
-          {t.rich("signedIn", { time: () => <SessionTime iso={session.signedInAt} style="absolute" /> })}
+          {t.rich("signedIn", { time: () => <LocalTime iso={session.signedInAt} style="absolute" /> })}
           <span aria-hidden="true"> · </span>
           <span className="sr-only">, </span>
-          {session.current ? t("activeNow") : t.rich("lastActive", { time: () => <SessionTime iso={session.lastSeenAt} style="relative" /> })}
+          {session.current ? t("activeNow") : t.rich("lastActive", { time: () => <LocalTime iso={session.lastSeenAt} style="relative" /> })}
         </p>
       </div>
       <Button

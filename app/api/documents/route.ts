@@ -1,5 +1,10 @@
 import { NextResponse } from "next/server";
 import { requireAccessToken } from "@/lib/auth/require-access-token";
+import { documentListQuerySchema } from "@/lib/documents/document-record-input";
+import { listDocuments } from "@/lib/documents/document-records";
+import { withDocumentRecords } from "@/lib/documents/document-route-errors";
+import { recordCreationWithin } from "@/lib/documents/record-creation";
+import { requireDocumentUser } from "@/lib/documents/request-user";
 import { createDocument } from "@/lib/esign/client";
 import { createDocumentInputSchema } from "@/lib/esign/schemas";
 import { recordDocumentCreated, recordUploadRenewal } from "@/lib/metrics/documents";
@@ -9,9 +14,13 @@ import { UPLOAD_RENEWAL_HEADER } from "@/lib/upload-renewal";
 /** A document-creation request is three short fields; anything near this size is not one. */
 const MAX_BODY_BYTES = 16 * 1024;
 
+// Reads the session and writes the document record on every call.
+export const dynamic = "force-dynamic";
+
 /**
  * Creates a document at the service and returns its ids and upload endpoint. The browser then PUTs the
- * file straight to that endpoint: the file's bytes never come through here.
+ * file straight to that endpoint: the file's bytes never come through here. The "created" record is written
+ * within a bounded wait and never fails the request: `recorded: false` tells the browser to report it later.
  */
 export const POST = withErrorHandling(async (req) => {
   const accessToken = await requireAccessToken(req);
@@ -19,5 +28,18 @@ export const POST = withErrorHandling(async (req) => {
   const created = await createDocument(accessToken, input);
   recordDocumentCreated();
   if (req.headers.get(UPLOAD_RENEWAL_HEADER) === "1") recordUploadRenewal();
-  return NextResponse.json(created, { status: 201, headers: { "cache-control": "no-store" } });
+  const recorded = await recordCreationWithin(req, created, input);
+  return NextResponse.json({ ...created, recorded }, { status: 201, headers: { "cache-control": "no-store" } });
+});
+
+/**
+ * One page of the signed-in user's document list, newest first (removed ones excluded): `?q=` searches names,
+ * `doctype=` and `status=` filter, `limit=` (1–100, default 50), `cursor=` continues from a page's `nextCursor`.
+ * 503 DATABASE_UNAVAILABLE while the database is down.
+ */
+export const GET = withErrorHandling(async (req) => {
+  const { userKey } = await requireDocumentUser(req);
+  const query = documentListQuerySchema.parse(Object.fromEntries(req.nextUrl.searchParams));
+  const page = await withDocumentRecords(() => listDocuments(userKey, query));
+  return NextResponse.json(page, { headers: { "cache-control": "no-store" } });
 });

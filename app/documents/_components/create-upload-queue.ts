@@ -1,3 +1,4 @@
+import { reportOutboxFor } from "@/lib/documents/report-delivery";
 import { requestDocumentCreation } from "@/lib/queries/documents";
 import { hashBlockMd5 } from "@/lib/upload/put-block";
 import type { BlockSettings } from "@/lib/upload/resume-point";
@@ -8,7 +9,7 @@ import { uploadDocument, type UploadedDocument } from "@/lib/upload/upload-docum
 import { UploadQueue } from "@/lib/upload/upload-queue";
 
 /**
- * The upload machinery (queue, XHR PUT, block staging, MD5 worker and its wasm hasher) behind one module. The
+ * The upload machinery (queue, XHR PUT, block staging, MD5 worker and its wasm hasher, the report outbox) behind one module. The
  * documents page loads it with `import()` only once a file is chosen, so none of it is in the page's first load.
  */
 export function createUploadQueue(options: {
@@ -20,6 +21,7 @@ export function createUploadQueue(options: {
   const { allowedOrigins, uploadBlocks, userKey, onUploaded } = options;
   // Origins that refused blocks: remembered for this page's lifetime, so later files go straight to one PUT.
   const blockRefusals = new Set<string>();
+  const { report } = reportOutboxFor(userKey);
   return new UploadQueue(
     (file, input, onStage, signal, resume) =>
       uploadDocument({
@@ -33,6 +35,7 @@ export function createUploadQueue(options: {
         blockRefusals,
         resumeFrom: resume.from ?? undefined,
         onResumePoint: resume.onPoint,
+        report,
       }),
     onUploaded,
     undefined,

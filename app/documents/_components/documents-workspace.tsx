@@ -1,31 +1,40 @@
 "use client";
 import { useEffect, useState } from "react";
+import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { Alert } from "@/components/ui/alert";
 import type { BlockSettings } from "@/lib/upload/resume-point";
 import type { SavedUpload } from "@/lib/upload/saved-upload";
 import { savedUploadStore } from "@/lib/upload/saved-upload-store";
 import { DocumentForm } from "@/app/documents/_components/document-form";
 import { InterruptedUploads } from "@/app/documents/_components/interrupted-uploads";
-import { RecentDocuments } from "@/app/documents/_components/recent-documents";
 import { UploadList } from "@/app/documents/_components/upload-list";
-import { recordRecentDocument, useRecentDocuments } from "@/app/documents/_components/use-recent-documents";
+import { useDocumentRecordSync } from "@/app/documents/_components/use-document-record-sync";
 import { useUploadQueue } from "@/app/documents/_components/use-upload-queue";
 
 type Props = {
   /** Storage origins the server allows uploads to (from ESIGN_STORAGE_ORIGINS). */
   allowedOrigins: string[];
   doctypeSuggestions: string[];
-  /** Whose recent-documents list to show: the signed-in user's email. */
+  /** Whose saved uploads and undelivered reports these are: the session's userKey. */
   userKey: string;
   /** When and how to stage blocks (ESIGN_UPLOAD_BLOCK_*). */
   uploadBlocks: BlockSettings;
 };
 
 export function DocumentsWorkspace({ allowedOrigins, doctypeSuggestions, userKey, uploadBlocks }: Props) {
-  const recent = useRecentDocuments(userKey);
+  const router = useRouter();
+  const { deliverReports } = useDocumentRecordSync(userKey);
   // userKey is fixed for the page's life: another sign-in is a full navigation.
-  const uploads = useUploadQueue({ allowedOrigins, uploadBlocks, userKey, onUploaded: (doc) => recordRecentDocument(userKey, doc) });
+  const uploads = useUploadQueue({
+    allowedOrigins,
+    uploadBlocks,
+    userKey,
+    // The list below is rendered on the server: once this upload's reports are in (or could not be), show it anew.
+    onUploaded: () => void deliverReports().finally(() => router.refresh()),
+  });
   const [interrupted, setInterrupted] = useState<SavedUpload[]>([]);
+  const t = useTranslations("upload");
 
   useEffect(() => {
     // No IndexedDB (some private modes): uploads still work, they just cannot resume after a reload.
@@ -48,25 +57,22 @@ export function DocumentsWorkspace({ allowedOrigins, doctypeSuggestions, userKey
   };
 
   return (
-    <div className="grid items-start gap-6 lg:grid-cols-[1fr_20rem]">
-      <div className="flex min-w-0 flex-col gap-6">
-        <InterruptedUploads uploads={interrupted} onResume={resumeSaved} onDiscard={discardSaved} />
-        <DocumentForm doctypeSuggestions={doctypeSuggestions} onFilesChosen={uploads.prepare} onSubmit={uploads.enqueue} />
-        {uploads.loadFailed ? (
-          <Alert tone="error" title="The uploader could not be loaded">
-            Check your connection, then choose the file again.
-          </Alert>
-        ) : null}
-        <UploadList
-          items={uploads.items}
-          onCancel={uploads.cancel}
-          onRetry={uploads.retry}
-          onDismiss={uploads.dismiss}
-          onPause={uploads.pause}
-          onResume={uploads.resume}
-        />
-      </div>
-      <RecentDocuments documents={recent.documents} onClear={recent.clear} />
+    <div className="flex min-w-0 flex-col gap-6">
+      <InterruptedUploads uploads={interrupted} onResume={resumeSaved} onDiscard={discardSaved} />
+      <DocumentForm doctypeSuggestions={doctypeSuggestions} onFilesChosen={uploads.prepare} onSubmit={uploads.enqueue} />
+      {uploads.loadFailed ? (
+        <Alert tone="error" title={t("loaderFailedTitle")}>
+          {t("loaderFailedBody")}
+        </Alert>
+      ) : null}
+      <UploadList
+        items={uploads.items}
+        onCancel={uploads.cancel}
+        onRetry={uploads.retry}
+        onDismiss={uploads.dismiss}
+        onPause={uploads.pause}
+        onResume={uploads.resume}
+      />
     </div>
   );
 }

@@ -14,6 +14,8 @@ export function configureAppEnv(): void {
   Object.assign(process.env, {
     // The embedded session store, in a directory of this run's own.
     SESSION_STORE_DIR: mkdtempSync(join(tmpdir(), "esign-fuzz-sessions-")),
+    // The create route records each document: an embedded database of this run's own, not the checkout's .data/db.
+    DATABASE_DIR: join(mkdtempSync(join(tmpdir(), "esign-fuzz-db-")), "db"),
     AUTH_SECRET: FUZZ_AUTH_SECRET,
     ESIGN_USE_SANDBOX: "true",
     ESIGN_AUTH_URL: FUZZ_AUTH_URL,

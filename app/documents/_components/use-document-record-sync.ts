@@ -1,0 +1,33 @@
+"use client";
+import { useCallback, useEffect } from "react";
+import { useRouter } from "next/navigation";
+
+const loadDelivery = () => import("@/lib/documents/report-delivery");
+
+/**
+ * Keeps the server record of this user's documents complete from this browser: on page load and whenever the
+ * browser comes back online it delivers the upload reports that could not be sent before, and it moves the old
+ * browser-only list into the record once. Both modules load after the page, off its first-load JavaScript.
+ */
+export function useDocumentRecordSync(userKey: string) {
+  const router = useRouter();
+
+  const deliverReports = useCallback(() => loadDelivery().then(({ reportOutboxFor }) => reportOutboxFor(userKey).flush()), [userKey]);
+
+  useEffect(() => {
+    void deliverReports().catch(() => undefined);
+    const onOnline = () => void deliverReports().catch(() => undefined);
+    window.addEventListener("online", onOnline);
+    return () => window.removeEventListener("online", onOnline);
+  }, [deliverReports]);
+
+  useEffect(() => {
+    void Promise.all([import("@/lib/documents/import-browser-history"), loadDelivery()])
+      .then(([{ importBrowserHistory }, { postImport }]) => importBrowserHistory(localStorage, userKey, postImport))
+      .then((imported) => imported && router.refresh())
+      // No localStorage (disabled) or the modules did not load: the next visit tries again.
+      .catch(() => undefined);
+  }, [userKey, router]);
+
+  return { deliverReports };
+}

@@ -1,0 +1,222 @@
+/**
+ * The document records' cost, on the embedded database (PGlite) and on PostgreSQL, in one run. Each backend gets a
+ * table of 200,000 documents (and one event each), 10,000 of them the signed-in user's; then one standalone
+ * instance (`npm run build` first) serves, and sequential requests time:
+ *   - a request without the database (GET /api/sessions: signed in, reads the session, no query) — the baseline;
+ *   - the list's first page, a page 5,000 records deep (keyset cursor), a name search and a status filter;
+ *   - recording one event (POST /api/documents/{itemId}/events).
+ * Also RSS of each instance after start and after the runs, and the first start with an empty DATABASE_DIR (from
+ * the build's seed) against a start on PostgreSQL. Every figure is printed with its ratio to the baseline.
+ *
+ *   npm run bench:documents                   # 300 timed requests per figure
+ *   npm run bench:documents -- --requests 100
+ *
+ * Ports (4710–4719, this area's): sandbox 4713–4715, PostgreSQL 4716, the app 4717.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { startSandbox } from "../../sandbox/index";
+import { startProcess, waitForHttp, type RunningProcess } from "../../scripts/lib/child-process";
+import { startPostgresServer } from "../../scripts/lib/postgres-server";
+import { signInTokens, storedSessionCookies } from "../load/sessions";
+import { percentile } from "../load/stats";
+import { openDatabase } from "@/lib/db/client";
+import { userKeyFor } from "@/lib/auth/user-key";
+
+const SANDBOX_PORTS = { authPort: 4713, apiPort: 4714, blobPort: 4715 };
+const POSTGRES_PORT = 4716;
+const APP_PORT = 4717;
+const TOTAL_DOCUMENTS = 200_000;
+const USER_DOCUMENTS = 10_000;
+const OTHER_USERS = 1_900;
+const requestsArg = process.argv.indexOf("--requests");
+const REQUESTS = requestsArg > 0 ? Number(process.argv[requestsArg + 1]) : 300;
+const WARMUP = 20;
+
+process.once("SIGINT", () => process.exit(130));
+process.once("SIGTERM", () => process.exit(143));
+
+function procStatusMiB(pid: number, field: "VmRSS" | "VmHWM"): number {
+  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith(`${field}:`));
+  return Number(line?.match(/(\d+)/)?.[1] ?? 0) / 1024;
+}
+
+/** The standalone server forks nothing, so its pid is the server's (see scripts/lib/standalone-app.ts). */
+async function startApp(env: Record<string, string>): Promise<{ app: RunningProcess; readyMs: number }> {
+  const started = performance.now();
+  const app = startProcess("app", process.execPath, [path.resolve(".next/standalone/server.js")], {
+    cwd: path.resolve(".next/standalone"),
+    // No readiness delay on SIGTERM: nothing balances this instance, and each stop would wait 5 s.
+    env: { PATH: process.env.PATH, NODE_ENV: "production", PORT: String(APP_PORT), HOSTNAME: "127.0.0.1", LOG_LEVEL: "warn", SHUTDOWN_READINESS_DELAY_MS: "0", ...env },
+    log: (line) => (/"level":(50|60)/.test(line) ? console.error(line) : undefined),
+  });
+  await waitForHttp(`http://127.0.0.1:${APP_PORT}/api/health`, 180_000, app.child, (status) => status === 200);
+  return { app, readyMs: performance.now() - started };
+}
+
+type Timing = { p50: number; p99: number; errors: number };
+
+async function time(label: string, cookie: string, request: (i: number) => { path: string; init?: RequestInit }): Promise<Timing> {
+  const latencies: number[] = [];
+  let errors = 0;
+  for (let i = 0; i < WARMUP + REQUESTS; i++) {
+    const { path: p, init } = request(i);
+    const started = performance.now();
+    const res = await fetch(`http://127.0.0.1:${APP_PORT}${p}`, { ...init, headers: { cookie, ...(init?.headers ?? {}) } });
+    await res.arrayBuffer();
+    const ms = performance.now() - started;
+    if (!res.ok) errors += 1;
+    if (i >= WARMUP) latencies.push(ms);
+  }
+  latencies.sort((a, b) => a - b);
+  const result = { p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors };
+  console.log(`  ${label}: p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms${errors ? `, ${errors} errors` : ""}`);
+  return result;
+}
+
+/** 200,000 documents, one "created" event each; `userKey` owns 10,000, the rest are spread over 1,900 users. */
+async function seed(options: { url?: string; dir: string }, userKey: string): Promise<number> {
+  const started = performance.now();
+  const database = await openDatabase(options);
+  try {
+    await database.db.execute(sql`
+      insert into documents (user_key, item_id, file_id, subdocid, container, name, doctype, size, md5, status, created_at, updated_at)
+      select case when g <= ${sql.raw(String(USER_DOCUMENTS))} then ${userKey} else 'bench-user-' || (g % ${sql.raw(String(OTHER_USERS))}) end,
+             md5('item' || g)::uuid::text, md5('file' || g)::uuid::text, 0, 'documents',
+             (array['Contract','Invoice','Lease','Offer','Policy'])[1 + g % 5] || ' ' || g,
+             (array['contract','invoice','agreement','offer','policy'])[1 + g % 5],
+             1000 + g, md5('x' || g), (array['uploaded','uploaded','uploaded','failed','created'])[1 + g % 5],
+             timestamptz '2026-01-01' + g * interval '1 second', timestamptz '2026-01-01' + g * interval '1 second'
+      from generate_series(1, ${sql.raw(String(TOTAL_DOCUMENTS))}) g`);
+    await database.db.execute(sql`
+      insert into document_events (user_key, item_id, event_id, type, at)
+      select user_key, item_id, md5('event' || item_id)::uuid, 'created', created_at from documents`);
+    await database.db.execute(sql`analyze`);
+  } finally {
+    await database.close();
+  }
+  return performance.now() - started;
+}
+
+type BackendResult = {
+  name: string;
+  seedMs: number;
+  readyMs: number;
+  rssAfterStart: number;
+  rssAfterRuns: number;
+  baseline: Timing;
+  firstPage: Timing;
+  deepPage: Timing;
+  search: Timing;
+  filter: Timing;
+  record: Timing;
+};
+
+const authSecret = randomBytes(32).toString("base64url");
+const work = mkdtempSync(path.join(os.tmpdir(), "esign-bench-documents-"));
+const sandbox = await startSandbox({ ...SANDBOX_PORTS, accessTokenTtl: 3600 });
+const postgres = await startPostgresServer(POSTGRES_PORT);
+const loadAverageBefore = os.loadavg();
+const results: BackendResult[] = [];
+const firstStarts: { name: string; readyMs: number; peakRss: number; rss: number }[] = [];
+try {
+  const [tokens] = await signInTokens(sandbox, 1);
+  const subject = JSON.parse(Buffer.from(tokens!.id_token.split(".")[1]!, "base64url").toString()).sub as string;
+  const userKey = userKeyFor(sandbox.authUrl, subject);
+  const appEnv = (database: Record<string, string>) => ({
+    ESIGN_USE_SANDBOX: "true",
+    ESIGN_AUTH_URL: sandbox.authUrl,
+    ESIGN_API_URL: `http://127.0.0.1:${SANDBOX_PORTS.apiPort}`,
+    ESIGN_STORAGE_ORIGINS: `http://127.0.0.1:${SANDBOX_PORTS.blobPort}`,
+    AUTH_SECRET: authSecret,
+    AUTH_URL: `http://localhost:${APP_PORT}`,
+    SESSION_STORE_DIR: mkdtempSync(path.join(work, "sessions-")),
+    ...database,
+  });
+
+  const backends: { name: string; database: Record<string, string>; options: { url?: string; dir: string } }[] = [
+    { name: "PGlite", database: { DATABASE_DIR: path.join(work, "pglite") }, options: { dir: path.join(work, "pglite") } },
+    { name: "PostgreSQL", database: { DATABASE_URL: postgres.url }, options: { url: postgres.url, dir: "unused" } },
+  ];
+  for (const backend of backends) {
+    console.log(`${backend.name}: seeding ${TOTAL_DOCUMENTS} documents (${USER_DOCUMENTS} the user's) …`);
+    const seedMs = await seed(backend.options, userKey);
+    const env = appEnv(backend.database);
+    const [cookie] = await storedSessionCookies([tokens!], env);
+    const { app, readyMs } = await startApp(env);
+    try {
+      const pid = app.child.pid!;
+      const rssAfterStart = procStatusMiB(pid, "VmRSS");
+      const first = (await (await fetch(`http://127.0.0.1:${APP_PORT}/api/documents?limit=50`, { headers: { cookie: cookie! } })).json()) as { nextCursor: string };
+      // The cursor of the row 5,000 deep: the user's rows are g = 1..10,000, newest first.
+      const deepCursor = Buffer.from(JSON.stringify([new Date(Date.UTC(2026, 0, 1) + 5_000 * 1000).toISOString(), "~"])).toString("base64url");
+      if (!first.nextCursor) throw new Error("the seeded user's list has no second page");
+      const itemId = "1f0e3dad-9990-8c03-0e3b-f5fa4d1e40a9";
+      await fetch(`http://127.0.0.1:${APP_PORT}/api/documents/${itemId}/events`, {
+        method: "POST",
+        headers: { cookie: cookie!, "content-type": "application/json" },
+        body: JSON.stringify({ events: [{ id: randomUUID(), type: "created", at: new Date().toISOString(), fileId: randomUUID(), subdocid: 0, name: "Bench", doctype: "contract" }] }),
+      });
+      console.log(`${backend.name}: ready in ${readyMs.toFixed(0)} ms, RSS ${rssAfterStart.toFixed(0)} MiB`);
+      const baseline = await time("baseline GET /api/sessions", cookie!, () => ({ path: "/api/sessions" }));
+      const firstPage = await time("list, first page of 50", cookie!, () => ({ path: "/api/documents?limit=50" }));
+      const deepPage = await time("list, 50 from 5,000 deep", cookie!, () => ({ path: `/api/documents?limit=50&cursor=${deepCursor}` }));
+      const search = await time("list, name search", cookie!, (i) => ({ path: `/api/documents?limit=50&q=${encodeURIComponent(`Lease ${(i % 9) + 1}`)}` }));
+      const filter = await time("list, status filter", cookie!, () => ({ path: "/api/documents?limit=50&status=failed" }));
+      const record = await time("record one event", cookie!, () => ({
+        path: `/api/documents/${itemId}/events`,
+        init: {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ events: [{ id: randomUUID(), type: "resumed", at: new Date().toISOString(), mode: "blocks", bytes: 1024 }] }),
+        },
+      }));
+      results.push({ name: backend.name, seedMs, readyMs, rssAfterStart, rssAfterRuns: procStatusMiB(pid, "VmRSS"), baseline, firstPage, deepPage, search, filter, record });
+    } finally {
+      await app.stop();
+    }
+  }
+
+  // First start: an empty PGlite folder (loaded from the build's seed) against PostgreSQL (already migrated above).
+  for (const [name, database] of [
+    ["PGlite, empty folder", { DATABASE_DIR: path.join(work, "empty", "db") }],
+    ["PostgreSQL", { DATABASE_URL: postgres.url }],
+  ] as const) {
+    const { app, readyMs } = await startApp(appEnv(database));
+    const pid = app.child.pid!;
+    firstStarts.push({ name, readyMs, peakRss: procStatusMiB(pid, "VmHWM"), rss: procStatusMiB(pid, "VmRSS") });
+    await app.stop();
+  }
+} finally {
+  await sandbox.stop();
+  await postgres.stop();
+  rmSync(work, { recursive: true, force: true });
+}
+
+const ratio = (value: number, base: number) => `${(value / base).toFixed(1)}×`;
+console.log(`\nDocument records: ${REQUESTS} sequential requests per figure after ${WARMUP} warm-up ones; one instance; ${os.cpus().length} CPUs, load average before ${loadAverageBefore.map((l) => l.toFixed(1)).join(" ")}, after ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+console.log("| figure | " + results.map((r) => `${r.name} p50 / p99 (× baseline p50)`).join(" | ") + " |");
+console.log("|---|" + results.map(() => "---|").join(""));
+for (const [label, key] of [
+  ["GET /api/sessions (no database): the baseline", "baseline"],
+  ["list, first page of 50", "firstPage"],
+  ["list, 50 from 5,000 deep", "deepPage"],
+  ["list, name search", "search"],
+  ["list, status filter", "filter"],
+  ["record one event", "record"],
+] as const) {
+  console.log(`| ${label} | ` + results.map((r) => `${r[key].p50.toFixed(1)} / ${r[key].p99.toFixed(1)} ms (${ratio(r[key].p50, r.baseline.p50)})${r[key].errors ? `, ${r[key].errors} errors` : ""}`).join(" | ") + " |");
+}
+console.log("| seeding 200,000 documents + events | " + results.map((r) => `${(r.seedMs / 1000).toFixed(1)} s`).join(" | ") + " |");
+console.log("| RSS after start / after the runs | " + results.map((r) => `${r.rssAfterStart.toFixed(0)} / ${r.rssAfterRuns.toFixed(0)} MiB`).join(" | ") + " |");
+const postgresRss = results.find((r) => r.name === "PostgreSQL")?.rssAfterRuns;
+const pgliteRss = results.find((r) => r.name === "PGlite")?.rssAfterRuns;
+if (postgresRss && pgliteRss) console.log(`RSS with PGlite ÷ RSS with DATABASE_URL after the runs: ${ratio(pgliteRss, postgresRss)}`);
+console.log("\nFirst start (to /api/health 200):");
+const pgStart = firstStarts.find((s) => s.name === "PostgreSQL");
+for (const s of firstStarts) {
+  console.log(`  ${s.name}: ${(s.readyMs / 1000).toFixed(1)} s${pgStart ? ` (${ratio(s.readyMs, pgStart.readyMs)} PostgreSQL's)` : ""}, peak RSS ${s.peakRss.toFixed(0)} MiB, RSS ${s.rss.toFixed(0)} MiB`);
+}

@@ -1,0 +1,86 @@
+/**
+ * The app's database schema: one PostgreSQL dialect for both ways of running it (PGlite embedded, or PostgreSQL
+ * through DATABASE_URL). `npm run db:generate` turns a change here into a new SQL migration in lib/db/migrations;
+ * keep it to what PostgreSQL 15 accepts (PGlite runs 18). No `server-only` here: drizzle-kit loads this file.
+ */
+import { sql } from "drizzle-orm";
+import { bigint, check, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+
+export const DOCUMENT_STATUSES = ["created", "uploading", "uploaded", "failed", "abandoned", "replaced"] as const;
+export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
+
+export const DOCUMENT_EVENT_TYPES = ["created", "upload_started", "uploaded", "failed", "resumed", "abandoned", "replaced", "removed", "imported"] as const;
+export type DocumentEventType = (typeof DOCUMENT_EVENT_TYPES)[number];
+
+const inList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(", "));
+const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+/**
+ * One document a user created through the app, keyed by the user's key (lib/auth/user-key.ts: a hash of issuer
+ * and subject) and the service's itemId. Never a SAS URL, `sas`, `uploadendpoint` or token: those are credentials.
+ */
+export const documents = pgTable(
+  "documents",
+  {
+    userKey: text("user_key").notNull(),
+    itemId: text("item_id").notNull(),
+    fileId: text("file_id").notNull(),
+    subdocid: integer("subdocid").notNull(),
+    container: text("container"),
+    name: text("name").notNull(),
+    doctype: text("doctype").notNull(),
+    /** Bytes; null until known. */
+    size: bigint("size", { mode: "number" }),
+    /** Lower-case hex; null when neither the browser nor storage computed one. */
+    md5: text("md5"),
+    status: text("status", { enum: DOCUMENT_STATUSES }).notNull(),
+    replacedByItemId: text("replaced_by_item_id"),
+    createdAt: timestamptz("created_at").notNull(),
+    updatedAt: timestamptz("updated_at").notNull(),
+    /** Set by "Remove from this list": the record is hidden from the user, its audit trail kept. */
+    removedAt: timestamptz("removed_at"),
+  },
+  (t) => [
+    primaryKey({ name: "documents_pkey", columns: [t.userKey, t.itemId] }),
+    // The list: one user's visible documents, newest first, paged by (created_at, item_id).
+    index("documents_list_idx")
+      .on(t.userKey, t.createdAt.desc(), t.itemId.desc())
+      .where(sql`${t.removedAt} is null`),
+    // The retention sweep (DOCUMENT_RETENTION_DAYS) finds records untouched for that long across every user.
+    index("documents_updated_idx").on(t.updatedAt),
+    check("documents_status_check", sql`${t.status} in (${inList(DOCUMENT_STATUSES)})`),
+  ],
+);
+
+/** The audit trail: what happened to a document, when, from which device and request. Append-only. */
+export const documentEvents = pgTable(
+  "document_events",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    userKey: text("user_key").notNull(),
+    itemId: text("item_id").notNull(),
+    /** Chosen by whoever reports the event (the browser's outbox): a retried report is recognised and not doubled. */
+    eventId: uuid("event_id").notNull(),
+    type: text("type", { enum: DOCUMENT_EVENT_TYPES }).notNull(),
+    /** When it happened, as the reporter says; `recordedAt` is when the server wrote it. */
+    at: timestamptz("at").notNull(),
+    recordedAt: timestamptz("recorded_at").notNull().defaultNow(),
+    requestId: text("request_id"),
+    /** "Chrome 131 on macOS 15", as the list of signed-in devices shows it. */
+    device: text("device"),
+    /** Facts of the event (mode, bytes, md5, durationMs, errorCode, replacedByItemId …), validated before they get here. */
+    details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [
+    foreignKey({ name: "document_events_document_fk", columns: [t.userKey, t.itemId], foreignColumns: [documents.userKey, documents.itemId] }).onDelete("cascade"),
+    uniqueIndex("document_events_event_id_idx").on(t.userKey, t.itemId, t.eventId),
+    // A document is created, imported and removed at most once, whoever reports it and however often.
+    uniqueIndex("document_events_once_idx")
+      .on(t.userKey, t.itemId, t.type)
+      .where(sql`${t.type} in ('created', 'imported', 'removed')`),
+    index("document_events_trail_idx").on(t.userKey, t.itemId, t.at),
+    check("document_events_type_check", sql`${t.type} in (${inList(DOCUMENT_EVENT_TYPES)})`),
+  ],
+);
+
+export const schema = { documents, documentEvents };

@@ -1,0 +1,427 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { and, asc, desc, eq, ilike, isNull, lt, sql } from "drizzle-orm";
+import { configuredDatabaseKind, getDatabase, type Database, type DatabaseKind, type OpenDatabase } from "@/lib/db/client";
+import { DatabaseUnavailableError, isDatabaseUnavailable, rootMessage } from "@/lib/db/database-errors";
+import { documentEvents, documents, type DocumentEventType, type DocumentStatus } from "@/lib/db/schema";
+import type { CreatedDocumentFacts, DocumentEventInput, DocumentListQuery, ImportedDocument } from "@/lib/documents/document-record-input";
+import { AppError } from "@/lib/errors";
+import { recordDatabaseOperation, type DatabaseOperation } from "@/lib/metrics/database";
+
+/** Who caused a write: kept with each event. `device` is the short text the session list shows ("Chrome 131 on macOS 15"). */
+export type RecordContext = { requestId?: string; device?: string };
+
+/** A document as the app shows it. Times are ISO 8601 strings. */
+export type DocumentRecord = {
+  itemId: string;
+  fileId: string;
+  subdocid: number;
+  container: string | null;
+  name: string;
+  doctype: string;
+  size: number | null;
+  md5: string | null;
+  status: DocumentStatus;
+  replacedByItemId: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type DocumentEventRecord = {
+  eventId: string;
+  type: DocumentEventType;
+  at: string;
+  recordedAt: string;
+  requestId: string | null;
+  device: string | null;
+  details: Record<string, unknown>;
+};
+
+/** The facts of a document the service just created, as the create route has them (never its SAS or upload endpoint). */
+export type CreatedDocument = CreatedDocumentFacts & { itemId: string };
+
+export type DocumentPage = { documents: DocumentRecord[]; nextCursor: string | null };
+
+export type DocumentsExport = {
+  documents: (DocumentRecord & { removedAt: string | null })[];
+  events: (DocumentEventRecord & { itemId: string })[];
+};
+
+type DocumentRow = typeof documents.$inferSelect;
+type EventRow = typeof documentEvents.$inferSelect;
+
+function toDocumentRecord(row: DocumentRow): DocumentRecord {
+  return {
+    itemId: row.itemId,
+    fileId: row.fileId,
+    subdocid: row.subdocid,
+    container: row.container,
+    name: row.name,
+    doctype: row.doctype,
+    size: row.size,
+    md5: row.md5,
+    status: row.status,
+    replacedByItemId: row.replacedByItemId,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function toEventRecord(row: EventRow): DocumentEventRecord {
+  return {
+    eventId: row.eventId,
+    type: row.type,
+    at: row.at.toISOString(),
+    recordedAt: row.recordedAt.toISOString(),
+    requestId: row.requestId,
+    device: row.device,
+    details: row.details,
+  };
+}
+
+/** An opaque page cursor: the last row's creation time and itemId, the list's sort key. */
+export function encodeCursor(createdAt: string, itemId: string): string {
+  return Buffer.from(JSON.stringify([createdAt, itemId])).toString("base64url");
+}
+
+function decodeCursor(cursor: string): { createdAt: string; itemId: string } {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[1] === "string" && typeof parsed[0] === "string" && !Number.isNaN(Date.parse(parsed[0]))) {
+      return { createdAt: new Date(parsed[0]).toISOString(), itemId: parsed[1] };
+    }
+  } catch {
+    // Falls through to the 400.
+  }
+  throw new AppError("VALIDATION_FAILED", 400, "The page link is not valid. Start again from the first page.", { cursor: ["is not a valid cursor"] });
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** The event's own facts, as stored in `details`: everything but its id, type and time. */
+function detailsOf(event: DocumentEventInput): Record<string, unknown> {
+  // A created event's facts (name, ids, size) are the document's columns; the trail need not repeat them.
+  if (event.type === "created") return {};
+  const details: Record<string, unknown> = { ...event };
+  for (const key of ["id", "type", "at"]) delete details[key];
+  return details;
+}
+
+type FoldedState = { status: DocumentStatus; size?: number; md5?: string | null; replacedByItemId?: string };
+
+const FINAL: ReadonlySet<DocumentStatus> = new Set(["uploaded", "replaced"]);
+
+/**
+ * The document's state after its events, taken in the order they happened (not the order they arrived: the
+ * browser may deliver late reports after newer ones). `uploaded` and `replaced` are final: a late "failed"
+ * report does not undo a stored file, and a replaced document never gets one.
+ */
+export function foldDocumentState(events: readonly { type: DocumentEventType; details: Record<string, unknown> }[]): FoldedState {
+  const state: FoldedState = { status: "created" };
+  for (const { type, details } of events) {
+    const final = FINAL.has(state.status);
+    switch (type) {
+      case "upload_started":
+      case "resumed":
+        if (!final) state.status = "uploading";
+        if (typeof details.bytes === "number" && type === "upload_started") state.size = details.bytes;
+        break;
+      case "uploaded":
+        if (state.status !== "replaced") {
+          state.status = "uploaded";
+          if (typeof details.bytes === "number") state.size = details.bytes;
+          if (typeof details.md5 === "string" || details.md5 === null) state.md5 = details.md5;
+        }
+        break;
+      case "failed":
+      case "abandoned":
+        if (!final) state.status = type;
+        break;
+      case "replaced":
+        if (state.status !== "uploaded") {
+          state.status = "replaced";
+          if (typeof details.replacedByItemId === "string") state.replacedByItemId = details.replacedByItemId;
+        }
+        break;
+      case "imported":
+        state.status = "uploaded";
+        break;
+      case "created":
+      case "removed":
+        break;
+    }
+  }
+  return state;
+}
+
+/**
+ * The document records of one database (lib/db), every function scoped by the user's key first: a user only ever
+ * reads or writes their own records. Connection failures and timeouts become DatabaseUnavailableError (a 503);
+ * each operation's latency and outcome go to the metrics, labelled by operation only.
+ */
+export function documentRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" | "kind">>, configuredKind?: () => DatabaseKind) {
+  async function run<T>(operation: DatabaseOperation, work: (db: Database) => Promise<T>): Promise<T> {
+    const started = performance.now();
+    let kind: OpenDatabase["kind"] | undefined;
+    try {
+      const opened = await open().catch((error: unknown) => {
+        throw new DatabaseUnavailableError(`database could not be opened: ${rootMessage(error)}`, { cause: error });
+      });
+      kind = opened.kind;
+      const result = await work(opened.db);
+      recordDatabaseOperation(kind, operation, "ok", (performance.now() - started) / 1000);
+      return result;
+    } catch (error) {
+      // A failed open counts too, under the kind of database configured.
+      const label = kind ?? configuredKind?.();
+      if (label) recordDatabaseOperation(label, operation, "error", (performance.now() - started) / 1000);
+      if (error instanceof DatabaseUnavailableError) throw error;
+      if (isDatabaseUnavailable(error)) throw new DatabaseUnavailableError(`database ${operation}: ${rootMessage(error)}`, { cause: error });
+      throw error;
+    }
+  }
+
+  /** Inserts the document (unless on record) and its "created" event; resolves whether that event is new. */
+  async function insertCreated(db: Database, userKey: string, itemId: string, facts: CreatedDocumentFacts, createdAt: Date, event: { eventId: string; ctx: RecordContext }): Promise<boolean> {
+    await db
+      .insert(documents)
+      .values({
+        userKey,
+        itemId,
+        fileId: facts.fileId,
+        subdocid: facts.subdocid,
+        container: facts.container ?? null,
+        name: facts.name,
+        doctype: facts.doctype,
+        size: facts.size ?? null,
+        status: "created",
+        createdAt,
+        updatedAt: createdAt,
+      })
+      .onConflictDoNothing();
+    // At most one "created" event per document (a unique index): the create route's and the browser's re-sent
+    // report of the same creation make one entry.
+    const inserted = await db
+      .insert(documentEvents)
+      .values({ userKey, itemId, eventId: event.eventId, type: "created", at: createdAt, requestId: event.ctx.requestId ?? null, device: event.ctx.device ?? null, details: {} })
+      .onConflictDoNothing()
+      .returning({ id: documentEvents.id });
+    return inserted.length > 0;
+  }
+
+  return {
+    /** Records that the service created a document (the create route, as soon as the service answered). Idempotent. */
+    recordCreated(userKey: string, doc: CreatedDocument, ctx: RecordContext): Promise<void> {
+      return run("record_created", async (db) => {
+        await db.transaction((tx) => insertCreated(tx, userKey, doc.itemId, doc, new Date(), { eventId: randomUUID(), ctx }));
+      });
+    },
+
+    /**
+     * Records events the browser reported for one of the user's documents and applies them to its status.
+     * Idempotent: an event id already on record is skipped. Resolves the number of events new to the record, or
+     * null when the user has no such document and the report does not create it.
+     */
+    recordEvents(userKey: string, itemId: string, events: readonly DocumentEventInput[], ctx: RecordContext): Promise<number | null> {
+      return run("record_events", (db) =>
+        db.transaction(async (txn) => {
+          const tx: Database = txn;
+          const created = events.find((e) => e.type === "created");
+          const createdIsNew =
+            created?.type === "created" ? await insertCreated(tx, userKey, itemId, created, new Date(created.at), { eventId: created.id, ctx }) : false;
+          const where = and(eq(documents.userKey, userKey), eq(documents.itemId, itemId));
+          // Locks the document, so two reports of the same document apply their events one after the other.
+          const [doc] = await tx.select({ size: documents.size }).from(documents).where(where).for("update");
+          if (!doc) return null;
+          const rest = events.filter((e) => e.type !== "created");
+          const inserted = rest.length
+            ? await tx
+                .insert(documentEvents)
+                .values(
+                  rest.map((e) => ({
+                    userKey,
+                    itemId,
+                    eventId: e.id,
+                    type: e.type,
+                    at: new Date(e.at),
+                    requestId: ctx.requestId ?? null,
+                    device: ctx.device ?? null,
+                    details: detailsOf(e),
+                  })),
+                )
+                .onConflictDoNothing()
+                .returning({ id: documentEvents.id })
+            : [];
+          // Nothing new beyond the creation itself: the status a creation gives is already the document's.
+          if (inserted.length === 0) return createdIsNew ? 1 : 0;
+          const trail = await tx
+            .select({ type: documentEvents.type, details: documentEvents.details })
+            .from(documentEvents)
+            .where(and(eq(documentEvents.userKey, userKey), eq(documentEvents.itemId, itemId)))
+            .orderBy(asc(documentEvents.at), asc(documentEvents.id));
+          const state = foldDocumentState(trail);
+          await tx
+            .update(documents)
+            .set({
+              status: state.status,
+              ...(state.size !== undefined ? { size: state.size } : {}),
+              ...(state.md5 !== undefined ? { md5: state.md5 } : {}),
+              ...(state.replacedByItemId !== undefined ? { replacedByItemId: state.replacedByItemId } : {}),
+              updatedAt: new Date(),
+            })
+            .where(where);
+          return inserted.length + (createdIsNew ? 1 : 0);
+        }),
+      );
+    },
+
+    /** One page of the user's documents in the list (removed ones excluded), newest first; `nextCursor` continues it. */
+    listDocuments(userKey: string, query: Partial<DocumentListQuery> & { limit: number }): Promise<DocumentPage> {
+      return run("list", async (db) => {
+        const conditions = [eq(documents.userKey, userKey), isNull(documents.removedAt)];
+        if (query.q) conditions.push(ilike(documents.name, `%${escapeLike(query.q)}%`));
+        if (query.doctype) conditions.push(eq(documents.doctype, query.doctype));
+        if (query.status) conditions.push(eq(documents.status, query.status));
+        if (query.cursor) {
+          const after = decodeCursor(query.cursor);
+          conditions.push(sql`(${documents.createdAt}, ${documents.itemId}) < (${after.createdAt}::timestamptz, ${after.itemId})`);
+        }
+        const rows = await db
+          .select()
+          .from(documents)
+          .where(and(...conditions))
+          // Matches documents_list_idx (DESC NULLS LAST), so the page is read from the index in order.
+          .orderBy(sql`${documents.createdAt} desc nulls last`, sql`${documents.itemId} desc nulls last`)
+          .limit(query.limit + 1);
+        const page = rows.slice(0, query.limit).map(toDocumentRecord);
+        const last = page.at(-1);
+        return { documents: page, nextCursor: rows.length > query.limit && last ? encodeCursor(last.createdAt, last.itemId) : null };
+      });
+    },
+
+    /** One of the user's documents with its audit trail (oldest first); null when it is not theirs, unknown or removed. */
+    getDocument(userKey: string, itemId: string): Promise<{ document: DocumentRecord; events: DocumentEventRecord[] } | null> {
+      return run("get", async (db) => {
+        const [row] = await db
+          .select()
+          .from(documents)
+          .where(and(eq(documents.userKey, userKey), eq(documents.itemId, itemId), isNull(documents.removedAt)));
+        if (!row) return null;
+        const events = await db
+          .select()
+          .from(documentEvents)
+          .where(and(eq(documentEvents.userKey, userKey), eq(documentEvents.itemId, itemId)))
+          .orderBy(asc(documentEvents.at), asc(documentEvents.id));
+        return { document: toDocumentRecord(row), events: events.map(toEventRecord) };
+      });
+    },
+
+    /**
+     * "Remove from this list": hides the record from the user and adds a "removed" event; the record and its trail
+     * stay (the audit trail) until the retention sweep. The document at the service is untouched. False when the
+     * user has no such document in the list.
+     */
+    removeDocument(userKey: string, itemId: string, ctx: RecordContext): Promise<boolean> {
+      return run("remove", (db) =>
+        db.transaction(async (txn) => {
+          const tx: Database = txn;
+          const now = new Date();
+          const removed = await tx
+            .update(documents)
+            .set({ removedAt: now, updatedAt: now })
+            .where(and(eq(documents.userKey, userKey), eq(documents.itemId, itemId), isNull(documents.removedAt)))
+            .returning({ itemId: documents.itemId });
+          if (removed.length === 0) return false;
+          await tx
+            .insert(documentEvents)
+            .values({ userKey, itemId, eventId: randomUUID(), type: "removed", at: now, requestId: ctx.requestId ?? null, device: ctx.device ?? null, details: {} })
+            .onConflictDoNothing();
+          return true;
+        }),
+      );
+    },
+
+    /** Everything kept about the user's documents, removed ones included (with `removedAt`): for the export download. */
+    exportDocuments(userKey: string): Promise<DocumentsExport> {
+      return run("export", async (db) => {
+        const rows = await db
+          .select()
+          .from(documents)
+          .where(eq(documents.userKey, userKey))
+          .orderBy(desc(documents.createdAt), desc(documents.itemId));
+        const events = await db
+          .select()
+          .from(documentEvents)
+          .where(eq(documentEvents.userKey, userKey))
+          .orderBy(asc(documentEvents.itemId), asc(documentEvents.at), asc(documentEvents.id));
+        return {
+          documents: rows.map((row) => ({ ...toDocumentRecord(row), removedAt: row.removedAt?.toISOString() ?? null })),
+          events: events.map((row) => ({ itemId: row.itemId, ...toEventRecord(row) })),
+        };
+      });
+    },
+
+    /**
+     * The one-time import of the browser's old list (uploaded documents): each entry not yet on record becomes an
+     * "uploaded" document with an "imported" event. Idempotent; resolves how many were new.
+     */
+    importDocuments(userKey: string, entries: readonly ImportedDocument[], ctx: RecordContext): Promise<number> {
+      return run("import", (db) =>
+        db.transaction(async (txn) => {
+          const tx: Database = txn;
+          let imported = 0;
+          for (const entry of entries) {
+            const uploadedAt = new Date(entry.uploadedAt);
+            const added = await tx
+              .insert(documents)
+              .values({
+                userKey,
+                itemId: entry.itemId,
+                fileId: entry.fileId,
+                subdocid: entry.subdocid,
+                name: entry.name,
+                doctype: entry.doctype,
+                size: entry.size,
+                md5: entry.md5Hex,
+                status: "uploaded",
+                createdAt: uploadedAt,
+                updatedAt: new Date(),
+              })
+              .onConflictDoNothing()
+              .returning({ itemId: documents.itemId });
+            if (added.length === 0) continue;
+            imported += 1;
+            await tx.insert(documentEvents).values({
+              userKey,
+              itemId: entry.itemId,
+              eventId: randomUUID(),
+              type: "imported",
+              at: uploadedAt,
+              requestId: ctx.requestId ?? null,
+              device: ctx.device ?? null,
+              details: entry.replacedItemId ? { replacedItemId: entry.replacedItemId } : {},
+            });
+          }
+          return imported;
+        }),
+      );
+    },
+
+    /** Deletes records (with their trails) untouched since `before`, for DOCUMENT_RETENTION_DAYS; resolves how many. */
+    deleteDocumentsUpdatedBefore(before: Date): Promise<number> {
+      return run("retention_sweep", async (db) => {
+        const deleted = await db.delete(documents).where(lt(documents.updatedAt, before)).returning({ itemId: documents.itemId });
+        return deleted.length;
+      });
+    },
+  };
+}
+
+export type DocumentRecords = ReturnType<typeof documentRecordsFor>;
+
+/** The document records in this process's database (lib/db/client.ts). */
+export const documentRecords: DocumentRecords = documentRecordsFor(getDatabase, configuredDatabaseKind);
+
+export const { recordCreated, recordEvents, listDocuments, getDocument, removeDocument, exportDocuments, importDocuments } = documentRecords;

@@ -1,0 +1,50 @@
+/**
+ * What the browser tells the app about a document's upload, as `POST /api/documents/{itemId}/events` takes it.
+ * Facts only: ids, name, type, size, MD5, times, error codes. Never the upload endpoint, its SAS or a token —
+ * they are credentials and expire, so no report type has a field for them.
+ */
+export type DocumentReportType = "created" | "upload_started" | "uploaded" | "failed" | "abandoned" | "resumed" | "replaced";
+
+/** How the bytes went: one PUT or staged blocks (a fallback from blocks to one PUT is a "single"). */
+export type ReportedTransfer = "single" | "blocks";
+
+/** A milestone of one upload, before it is stamped with an id and a time. */
+export type UploadMilestone =
+  | {
+      type: "created";
+      fileId: string;
+      subdocid: number;
+      container?: string;
+      name: string;
+      doctype: string;
+      size: number;
+    }
+  /** `bytes`: the file's size, so the record knows it even when the upload never finishes. */
+  | { type: "upload_started"; mode: ReportedTransfer; bytes: number }
+  | { type: "resumed"; mode: ReportedTransfer; bytes: number }
+  | { type: "uploaded"; mode: ReportedTransfer; bytes: number; md5?: string; durationMs: number }
+  | { type: "failed"; errorCode: string }
+  /** The user cancelled it: the file was not stored, and nobody will send it to this document again. */
+  | { type: "abandoned" }
+  | { type: "replaced"; replacedByItemId: string };
+
+/** A milestone as sent: `id` makes a retried send idempotent, `at` is when it happened in the browser. */
+export type DocumentReport = UploadMilestone & { id: string; at: string };
+
+/** Called by the upload at each milestone of the document `itemId`; must return at once (no network wait). */
+export type ReportMilestone = (itemId: string, milestone: UploadMilestone) => void;
+
+/** The most reports one request may carry (the route's limit). */
+export const REPORTS_PER_REQUEST = 50;
+
+/**
+ * A random RFC 9562 version-4 UUID. `crypto.randomUUID` exists only in secure contexts; `getRandomValues` also
+ * on a plain-http address (a LAN test), where an upload must still be reported.
+ */
+export function randomUuid(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -1,0 +1,196 @@
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { NextRequest } from "next/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// The document-record routes over a real embedded session store and a real embedded database (PGlite).
+const ORIGIN = "http://localhost:3000";
+const CHROME_ON_MAC = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+
+let dir: string;
+let eventsRoute: typeof import("@/app/api/documents/[itemId]/events/route");
+let documentRoute: typeof import("@/app/api/documents/[itemId]/route");
+let exportRoute: typeof import("@/app/api/documents/export/route");
+let importRoute: typeof import("@/app/api/documents/import/route");
+let listRoute: typeof import("@/app/api/documents/route");
+let closeDatabase: () => Promise<void>;
+let alice: string;
+let bob: string;
+
+async function signedInCookie(subject: string): Promise<string> {
+  const { createSession } = await import("@/lib/session/sessions");
+  const { encodeSessionToken, sessionCookieName } = await import("@/lib/auth/session-cookie");
+  const handle = await createSession({ subject, accessToken: `at-${subject}`, accessTokenExpiresAt: Math.floor(Date.now() / 1000) + 3600, device: { browser: "Chrome 131", os: "macOS 10.15" } });
+  const req = new NextRequest(`${ORIGIN}/`);
+  return `${sessionCookieName(req)}=${await encodeSessionToken(req, { sub: subject, sessionHandle: handle })}`;
+}
+
+function request(path: string, options: { method?: string; cookie?: string; body?: unknown; origin?: string } = {}): NextRequest {
+  return new NextRequest(`${ORIGIN}${path}`, {
+    method: options.method ?? "GET",
+    headers: {
+      "user-agent": CHROME_ON_MAC,
+      ...(options.cookie ? { cookie: options.cookie } : {}),
+      ...(options.method && options.method !== "GET" ? { origin: options.origin ?? ORIGIN } : {}),
+      ...(options.body !== undefined ? { "content-type": "application/json" } : {}),
+    },
+    ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+  });
+}
+
+const params = (itemId: string) => ({ params: Promise.resolve({ itemId }) });
+const report = (cookie: string | undefined, itemId: string, events: unknown[], origin?: string) =>
+  eventsRoute.POST(request(`/api/documents/${itemId}/events`, { method: "POST", cookie, body: { events }, origin }), params(itemId));
+const created = (overrides: Record<string, unknown> = {}) => ({
+  id: randomUUID(),
+  type: "created",
+  at: new Date().toISOString(),
+  fileId: randomUUID(),
+  subdocid: 0,
+  container: "documents",
+  name: "Supplier agreement",
+  doctype: "agreement",
+  ...overrides,
+});
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "document-routes-"));
+  Object.assign(process.env, {
+    AUTH_SECRET: "unit-test-secret-0123456789abcdef0123456789",
+    SESSION_STORE_DIR: join(dir, "sessions"),
+    DATABASE_DIR: join(dir, "db"),
+  });
+  eventsRoute = await import("@/app/api/documents/[itemId]/events/route");
+  documentRoute = await import("@/app/api/documents/[itemId]/route");
+  exportRoute = await import("@/app/api/documents/export/route");
+  importRoute = await import("@/app/api/documents/import/route");
+  listRoute = await import("@/app/api/documents/route");
+  const db = await import("@/lib/db/client");
+  closeDatabase = db.closeDatabase;
+  // Opened here, as a server does before its first request: PGlite's first open can outlast a test's timeout.
+  await db.getDatabase();
+  alice = await signedInCookie(`alice-${randomUUID()}`);
+  bob = await signedInCookie(`bob-${randomUUID()}`);
+});
+
+afterAll(async () => {
+  await closeDatabase();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("the document-record routes", () => {
+  it("answer 401 without a session and 403 to another site, before touching the database", async () => {
+    const itemId = randomUUID();
+    const anonymous = await report(undefined, itemId, [created()]);
+    expect(anonymous.status).toBe(401);
+    expect((await anonymous.json()).error.code).toBe("UNAUTHENTICATED");
+    expect((await report(alice, itemId, [created()], "https://evil.example")).status).toBe(403);
+    expect((await exportRoute.GET(request("/api/documents/export?format=json"), {})).status).toBe(401);
+  });
+
+  it("record the browser's reports once, with the device, and give another user a 404", async () => {
+    const itemId = randomUUID();
+    const events = [created(), { id: randomUUID(), type: "uploaded", at: new Date().toISOString(), bytes: 4096, md5: "0cc175b9c0f1b6a831c399e269772661", mode: "single", durationMs: 120 }];
+    const first = await report(alice, itemId, events);
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ recorded: 2 });
+    expect(await (await report(alice, itemId, events)).json()).toEqual({ recorded: 0 });
+
+    const bobs = await report(bob, itemId, [{ id: randomUUID(), type: "failed", at: new Date().toISOString(), errorCode: "UPLOAD_FORBIDDEN" }]);
+    expect(bobs.status).toBe(404);
+    expect((await bobs.json()).error.code).toBe("DOCUMENT_NOT_FOUND");
+
+    const json = await (await exportRoute.GET(request("/api/documents/export?format=json", { cookie: alice }), {})).json();
+    const document = json.documents.find((d: { itemId: string }) => d.itemId === itemId);
+    expect(document).toMatchObject({ status: "uploaded", size: 4096, md5: "0cc175b9c0f1b6a831c399e269772661", removedAt: null });
+    expect(json.events.filter((e: { itemId: string }) => e.itemId === itemId).map((e: { type: string; device: string }) => [e.type, e.device])).toEqual([
+      ["created", "Chrome 131 on Mac OS 10.15.7"],
+      ["uploaded", "Chrome 131 on Mac OS 10.15.7"],
+    ]);
+  });
+
+  it("refuse anything that could carry a SAS URL or a token, and events only the server writes", async () => {
+    const itemId = randomUUID();
+    const refused = [
+      [created({ sas: "sv=2024-11-04&sig=abc" })],
+      [created({ uploadendpoint: "https://acct.blob.core.windows.net/c/b?sv=2024-11-04&sig=abc" })],
+      [created({ name: "https://acct.blob.core.windows.net/c/b?sv=2024-11-04&se=2026&sig=abc%3D" })],
+      [created({ doctype: "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2ln" })],
+      [created(), { id: randomUUID(), type: "failed", at: new Date().toISOString(), errorCode: "see https://x/?sig=1" }],
+      [created(), { id: randomUUID(), type: "removed", at: new Date().toISOString() }],
+      Array.from({ length: 51 }, () => created()),
+    ];
+    for (const events of refused) {
+      const res = await report(alice, itemId, events);
+      expect(res.status, JSON.stringify(events).slice(0, 120)).toBe(400);
+      expect((await res.json()).error.code).toBe("VALIDATION_FAILED");
+    }
+    const json = await (await exportRoute.GET(request("/api/documents/export?format=json", { cookie: alice }), {})).json();
+    expect(json.documents.some((d: { itemId: string }) => d.itemId === itemId)).toBe(false);
+  });
+
+  it("remove a document from the list (204, then 404), not another user's", async () => {
+    const itemId = randomUUID();
+    await report(alice, itemId, [created({ name: "To remove" })]);
+    const remove = (cookie: string) => documentRoute.DELETE(request(`/api/documents/${itemId}`, { method: "DELETE", cookie }), params(itemId));
+    expect((await remove(bob)).status).toBe(404);
+    expect((await remove(alice)).status).toBe(204);
+    expect((await remove(alice)).status).toBe(404);
+    const csv = await (await exportRoute.GET(request("/api/documents/export?format=csv", { cookie: alice }), {})).text();
+    expect(csv.split("\r\n").filter((line) => line.startsWith(itemId)).map((line) => line.split(",")[10])).toEqual(["created", "removed"]);
+  });
+
+  it("export CSV and JSON as attachments, with spreadsheet formulas defused", async () => {
+    const itemId = randomUUID();
+    await report(alice, itemId, [created({ name: "=HYPERLINK(\"x\")" })]);
+    const res = await exportRoute.GET(request("/api/documents/export?format=csv", { cookie: alice }), {});
+    expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="documents-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const csv = await res.text();
+    expect(csv.split("\r\n")[0]).toBe("item_id,file_id,subdocid,name,doctype,status,size,md5,created_at,removed_at,event_type,event_at,device,request_id,details");
+    expect(csv).toContain(`"'=HYPERLINK(""x"")"`);
+    const json = await exportRoute.GET(request("/api/documents/export?format=json", { cookie: alice }), {});
+    expect(json.headers.get("content-disposition")).toMatch(/\.json"$/);
+    expect((await exportRoute.GET(request("/api/documents/export?format=xml", { cookie: alice }), {})).status).toBe(400);
+  });
+
+  it("import the browser's old list once", async () => {
+    const entry = (name: string) => ({
+      name,
+      doctype: "contract",
+      itemId: randomUUID(),
+      fileId: randomUUID(),
+      subdocid: 0,
+      size: 1234,
+      md5Hex: null,
+      uploadedAt: "2026-11-20T10:00:00.000Z",
+    });
+    const documents = [entry("Old one"), entry("Older one")];
+    const post = (body: unknown) => importRoute.POST(request("/api/documents/import", { method: "POST", cookie: alice, body }), {});
+    expect(await (await post({ documents })).json()).toEqual({ imported: 2 });
+    expect(await (await post({ documents })).json()).toEqual({ imported: 0 });
+    expect((await post({ documents: [{ ...entry("With endpoint"), uploadendpoint: "https://acct.blob.core.windows.net/c/b?sig=x" }] })).status).toBe(400);
+    expect((await post({ documents: Array.from({ length: 21 }, (_, i) => entry(`Entry ${i}`)) })).status).toBe(400);
+  });
+
+  it("list the user's documents a page at a time, newest first, filtered, never another user's", async () => {
+    const carol = await signedInCookie(`carol-${randomUUID()}`);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const itemId = randomUUID();
+      ids.push(itemId);
+      await report(carol, itemId, [created({ name: `Carol ${i}`, at: new Date(Date.UTC(2026, 10, 1, 0, 0, i)).toISOString() })]);
+    }
+    const list = (query: string, cookie: string | undefined = carol) => listRoute.GET(request(`/api/documents${query}`, { cookie }), {});
+    const first = await (await list("?limit=2")).json();
+    expect(first.documents.map((d: { name: string }) => d.name)).toEqual(["Carol 2", "Carol 1"]);
+    const second = await (await list(`?limit=2&cursor=${first.nextCursor}`)).json();
+    expect(second).toEqual({ documents: [expect.objectContaining({ itemId: ids[0], name: "Carol 0", status: "created" })], nextCursor: null });
+    expect((await (await list("?q=carol%201")).json()).documents.map((d: { itemId: string }) => d.itemId)).toEqual([ids[1]]);
+    expect((await (await list("?limit=50", alice)).json()).documents.some((d: { name: string }) => d.name.startsWith("Carol"))).toBe(false);
+    expect((await list("?status=lost")).status).toBe(400);
+    expect((await listRoute.GET(request("/api/documents"), {})).status).toBe(401);
+  });
+});
