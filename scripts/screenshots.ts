@@ -24,6 +24,8 @@ const PICTURES: Record<string, string> = {
   "ja-account-error.png": "ja-account-error-desktop.png",
   "ja-auth-error.png": "ja-auth-error-desktop.png",
   "ja-account-mobile.png": "ja-account-mobile.png",
+  "ja-documents-uploading.png": "ja-documents-uploading-desktop.png",
+  "ja-documents-mobile.png": "ja-documents-uploading-mobile.png",
   "documents-list.png": "documents-list-desktop.png",
   "documents-list-empty.png": "documents-list-empty-desktop.png",
   "documents-list-database-down.png": "documents-list-database-down-desktop.png",

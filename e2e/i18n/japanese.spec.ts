@@ -3,6 +3,7 @@ import type { Page } from "@playwright/test";
 import { test, expect } from "../fixtures/test";
 import { fillSandboxSignIn, users } from "../fixtures/users";
 import { urls } from "../ports";
+import { MiB, writeRandomFile } from "../documents/support";
 
 /**
  * The app for a Japanese user (the "japanese" project: locale ja-JP, so Accept-Language ja; clock in Asia/Tokyo).
@@ -17,8 +18,10 @@ const ALLOWED_WORDS = new Set([
   "Alice", "Example", "alice", "example", "Trading", "business", "owner",
   // Scopes, the operation name and protocol names.
   "openid", "profile", "email", "service", "offline_access", "getuserinfo", "OAuth", "PKCE",
-  // The browser and system in the session list (from the User-Agent).
-  "Chrome", "Windows", "Linux",
+  // The document type typed in the test, and the export format's name.
+  "contract", "JSON",
+  // Browsers and systems in the session list (from each session's User-Agent; other specs leave sessions too).
+  "Chrome", "Firefox", "Safari", "Edge", "Mobile", "Windows", "Linux", "macOS", "Android", "iPhone", "iPad",
 ]);
 
 async function latinWords(page: Page): Promise<string[]> {
@@ -101,7 +104,7 @@ test("a Japanese user: sign-in, account, session list and an outage in Japanese,
   await admin.fault({ target: "getuserinfo", status: 500, count: 4 });
   await page.reload();
   await expect(page.getByText("アカウント情報を読み込めませんでした")).toBeVisible();
-  await expect(page.getByText("現在、電子署名サービスに接続できません。しばらくしてから、もう一度お試しください。")).toBeVisible();
+  await expect(page.getByText("現在、電子署名サービスを利用できません。しばらくしてから、もう一度お試しください。")).toBeVisible();
   await expectJapanese(page, "account during an outage");
   await capture(page, "account-error");
   await page.getByRole("button", { name: "再試行" }).click();
@@ -147,4 +150,51 @@ test("switching language from the menu keeps the page and the sign-in, and is re
   await plain.getByTestId("language-menu").getByRole("button", { name: "English" }).click();
   await expect(plain).toHaveURL(/\/auth\/error\?error=AccessDenied$/);
   await expect(plain.getByTestId("auth-error")).toContainText("Access was not granted");
+});
+
+test("uploading in Japanese: a name macOS decomposed is taken in NFC, a refused name and the upload's states in Japanese", async ({ page, admin }, testInfo) => {
+  test.setTimeout(90_000);
+  await admin.reset();
+  // バンク as macOS hands it over (ハ + combining dakuten): the form names the document as the user would type it.
+  const decomposed = "契約書ハ\u3099ンク.txt";
+  const file = await writeRandomFile(testInfo.outputPath(decomposed), 8 * MiB);
+  await signInInJapanese(page);
+  await page.goto("/documents");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("文書");
+  await page.getByLabel("ファイルを選択").setInputFiles(file.path);
+  const name = page.getByLabel("名前", { exact: true });
+  await expect(name).toHaveValue("契約書バンク.txt");
+
+  // A name the service would refuse: said in Japanese, before any request.
+  await name.fill("ab");
+  await page.getByRole("button", { name: "アップロード", exact: true }).click();
+  await expect(page.getByText("名前は 3 文字以上で入力してください。")).toBeVisible();
+  await expect(name).toHaveAttribute("aria-invalid", "true");
+  await expectJapanese(page, "documents with a refused name");
+
+  // The upload, slowed down so its progress can be seen (and photographed).
+  await name.fill("契約書バンク.txt");
+  await page.getByLabel("文書の種類").fill("contract");
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 2 * MiB });
+  await page.getByRole("button", { name: "アップロード", exact: true }).click();
+  await expect(page.getByRole("progressbar", { name: /^アップロードしています/ })).toHaveAttribute("aria-valuenow", /^[1-9][0-9]?$/, { timeout: 20_000 });
+  await expect(page.getByTestId("upload-progress-text")).toContainText("残り");
+  await expectJapanese(page, "documents during an upload");
+  await capture(page, "documents-uploading");
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+
+  await expect(page.getByTestId("upload-success")).toContainText("アップロードが完了しました", { timeout: 30_000 });
+  // The list is the app's record, which the browser's report reaches a moment later: reload until it shows.
+  // Newest first: an earlier run's document of the same name (the record outlives the run) comes after it.
+  const row = page.getByTestId("document-row").filter({ hasText: "契約書バンク.txt" }).first();
+  await expect(async () => {
+    await page.reload();
+    await expect(row).toContainText("アップロード完了", { timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+  await expect(row).toContainText(/\d{4}年\d{1,2}月\d{1,2}日 \d{1,2}:\d{2}/);
+  await expect(row).toContainText("8.0 MiB");
+  await expectJapanese(page, "documents list");
+  await expectNoViolations(page, "documents list");
 });
