@@ -1,3 +1,14 @@
+import createNextIntlPlugin from "next-intl/plugin";
+
+/**
+ * next-intl (docs/languages.md): the request configuration, and the catalogs in messages/ precompiled at build
+ * time, so the browser gets ready-made messages and a formatter without the ICU parser (~3.4 KiB instead of ~12).
+ */
+const withNextIntl = createNextIntlPlugin({
+  requestConfig: "./lib/i18n/request.ts",
+  experimental: { messages: { path: "./messages", format: "json", locales: "infer", precompile: true } },
+});
+
 /** Headers for every response, scripts and styles included: no type sniffing. */
 const contentHeaders = [{ key: "X-Content-Type-Options", value: "nosniff" }];
 
@@ -51,4 +62,4 @@ const nextConfig = {
   },
 };
 
-export default nextConfig;
+export default withNextIntl(nextConfig);

@@ -90,6 +90,9 @@ function slotServers(slot: number): WebServer[] {
   ];
 }
 
+/** Specs run as a Japanese user (docs/languages.md). */
+const JAPANESE = ["i18n/**/*.spec.ts"];
+
 /** Specs that start servers of their own (nginx, redis-server, more app instances): the longest, so queued first. */
 const OWN_SERVERS = ["deploy/**/*.spec.ts", "scale/**/*.spec.ts", "operate/**/*.spec.ts"];
 
@@ -113,7 +116,9 @@ export default defineConfig({
   },
   projects: [
     { name: "own-servers", testMatch: OWN_SERVERS, use: { ...devices["Desktop Chrome"] } },
-    { name: "app", testIgnore: OWN_SERVERS, use: { ...devices["Desktop Chrome"] } },
+    { name: "app", testIgnore: [...OWN_SERVERS, ...JAPANESE], use: { ...devices["Desktop Chrome"] } },
+    // A Japanese user in Tokyo: Accept-Language and navigator.language ja-JP, the browser's clock in Asia/Tokyo.
+    { name: "japanese", testMatch: JAPANESE, use: { ...devices["Desktop Chrome"], locale: "ja-JP", timezoneId: "Asia/Tokyo" } },
   ],
   webServer: Array.from({ length: workerCount }, (_, slot) => slotServers(slot)).flat(),
 });

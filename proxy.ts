@@ -30,7 +30,7 @@ export async function proxy(req: NextRequest) {
   const { token, underOldSecret } = await readSessionTokenState(req);
   const state = token?.sessionHandle ? await resolveSession(token.sessionHandle, true) : undefined;
   if (state?.status === "unavailable") {
-    const res = sessionStoreUnavailableResponse(req);
+    const res = await sessionStoreUnavailableResponse(req);
     res.headers.set("content-security-policy", csp);
     return res;
   }

@@ -1,4 +1,5 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { SupportContact } from "@/components/support-contact";
@@ -6,18 +7,21 @@ import { useBrandSupport } from "@/components/brand-support-context";
 
 export default function ErrorPage({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
   const support = useBrandSupport();
+  const t = useTranslations("errorPage");
+  const common = useTranslations("common");
   return (
     <div className="mx-auto flex max-w-xl flex-col gap-4 py-12">
       <Alert
         tone="error"
-        title="Something went wrong"
+        title={t("title")}
         action={
           <Button size="sm" variant="secondary" onClick={reset}>
-            Try again
+            {common("tryAgain")}
           </Button>
         }
       >
-        This page could not be shown.{error.digest ? ` If it keeps happening, quote reference ${error.digest}.` : null}
+        {t("body")}
+        {error.digest ? <> {t("reference", { digest: error.digest })}</> : null}
       </Alert>
       <SupportContact support={support} />
     </div>

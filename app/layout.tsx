@@ -7,6 +7,10 @@ import { SessionExpiredNotice } from "@/components/session-expired-notice";
 import { BrandSupportProvider } from "@/components/brand-support-context";
 import { brandStyle } from "@/lib/brand/brand";
 import { getConfig } from "@/lib/env";
+import { NextIntlClientProvider } from "next-intl";
+import { getLocale, getTimeZone, getTranslations } from "next-intl/server";
+import { clientMessages, ROOT_CLIENT_NAMESPACES } from "@/lib/i18n/client-messages";
+import { TimeZoneCookie } from "@/components/time-zone-cookie";
 
 /** Today's mark, as the favicon when the deployer sets no logo. */
 const DEFAULT_ICON = "/brand/mark.svg";
@@ -22,9 +26,10 @@ async function brandAtRequest() {
 
 export async function generateMetadata(): Promise<Metadata> {
   const brand = await brandAtRequest();
+  const t = await getTranslations("meta");
   return {
     title: { default: brand.name, template: `%s · ${brand.name}` },
-    description: "Sign in with the e-signature service, see your account and upload documents.",
+    description: t("description"),
     icons: { icon: brand.logo?.src ?? DEFAULT_ICON },
   };
 }
@@ -33,19 +38,28 @@ export const viewport: Viewport = { width: "device-width", initialScale: 1 };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const brand = await brandAtRequest();
+  const [locale, timeZone, t, messages] = await Promise.all([
+    getLocale(),
+    getTimeZone(),
+    getTranslations("layout"),
+    clientMessages(ROOT_CLIENT_NAMESPACES),
+  ]);
   return (
-    <html lang="en" style={brandStyle(brand) as CSSProperties | undefined}>
+    <html lang={locale} style={brandStyle(brand) as CSSProperties | undefined}>
       <body className="min-h-dvh">
-        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:rounded focus:bg-white focus:px-3 focus:py-2">
-          Skip to content
-        </a>
-        <SiteHeader />
-        <SessionExpiredNotice />
-        <BrandSupportProvider support={brand.support}>
-          <main id="main" className="mx-auto max-w-5xl px-4 py-8">
-            {children}
-          </main>
-        </BrandSupportProvider>
+        <NextIntlClientProvider messages={messages}>
+          <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+            {t("skipToContent")}
+          </a>
+          <SiteHeader />
+          <SessionExpiredNotice />
+          <BrandSupportProvider support={brand.support}>
+            <main id="main" className="mx-auto max-w-5xl px-4 py-8">
+              {children}
+            </main>
+          </BrandSupportProvider>
+          <TimeZoneCookie known={timeZone} />
+        </NextIntlClientProvider>
       </body>
     </html>
   );

@@ -1,13 +1,16 @@
 import Link from "next/link";
+import { useTranslations } from "next-intl";
 import { buttonClasses } from "@/components/ui/button";
 
 export default function NotFound() {
+  const t = useTranslations("notFound");
+  const common = useTranslations("common");
   return (
     <div className="mx-auto flex max-w-md flex-col items-start gap-4 py-12">
-      <h1 className="text-2xl font-bold">Page not found</h1>
-      <p className="text-slate-600">The page you asked for does not exist.</p>
+      <h1 className="text-2xl font-bold">{t("title")}</h1>
+      <p className="text-slate-600">{t("body")}</p>
       <Link href="/" className={buttonClasses("secondary")}>
-        Back to the start page
+        {common("backToStart")}
       </Link>
     </div>
   );

@@ -1,11 +1,13 @@
+import { useTranslations } from "next-intl";
 import { Alert } from "@/components/ui/alert";
-import { authErrorMessage } from "@/lib/auth-error-messages";
+import { authErrorKey } from "@/lib/auth-error-messages";
 
 export function AuthErrorAlert({ code }: { code: string }) {
-  const { title, body } = authErrorMessage(code);
+  const t = useTranslations("authErrors");
+  const key = authErrorKey(code);
   return (
-    <Alert tone="error" title={title} data-testid="auth-error">
-      {body}
+    <Alert tone="error" title={t(`${key}.title`)} data-testid="auth-error">
+      {t(`${key}.body`)}
     </Alert>
   );
 }

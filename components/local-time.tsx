@@ -1,30 +1,25 @@
-"use client";
-import { useHydrated } from "@/lib/use-hydrated";
+import { useFormatter, useNow, useTranslations } from "next-intl";
 
-const serverFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
-
-function absolute(date: Date): string {
-  return date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
-}
-
-function relative(date: Date): string {
-  const minutes = Math.floor((Date.now() - date.getTime()) / 60_000);
-  if (minutes < 2) return "just now";
-  if (minutes < 60) return `${minutes} min ago`;
-  if (minutes < 24 * 60) return `${Math.floor(minutes / 60)} h ago`;
-  return absolute(date);
-}
+const MINUTE_MS = 60_000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
 
 /**
- * A time in the reader's time zone (or how long ago). The server cannot know that zone, so its render and
- * hydration show UTC, and the browser's own rendering follows.
+ * A time in the reader's language and time zone: absolute (`2026年11月26日 14:07`), or how long ago
+ * (`3 hours ago` / `3 時間前`) within the last day. The zone and "now" come from the request (next-intl's config,
+ * handed to the browser), so the server's render and the browser's are the same text. Not a client component of its
+ * own: rendered by a Server Component (the documents list, the audit trail) it costs the browser nothing.
  */
 export function LocalTime({ iso, style }: { iso: string; style: "absolute" | "relative" }) {
-  const hydrated = useHydrated();
+  const format = useFormatter();
+  const now = useNow();
+  const t = useTranslations("common");
   const date = new Date(iso);
-  const text = !hydrated ? `${serverFormat.format(date)} UTC` : style === "relative" ? relative(date) : absolute(date);
+  const absolute = format.dateTime(date, "dateTime");
+  const ago = now.getTime() - date.getTime();
+  let text = absolute;
+  if (style === "relative" && ago < DAY_MS) text = ago < 2 * MINUTE_MS ? t("justNow") : format.relativeTime(date, now);
   return (
-    <time dateTime={iso} title={hydrated ? absolute(date) : undefined}>
+    <time dateTime={iso} title={absolute}>
       {text}
     </time>
   );

@@ -1,17 +1,19 @@
 "use client";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { cn } from "@/lib/utils";
 
 const links = [
-  { href: "/account", label: "Account" },
-  { href: "/documents", label: "Documents" },
-];
+  { href: "/account", messageKey: "account" },
+  { href: "/documents", messageKey: "documents" },
+] as const;
 
 export function NavLinks() {
   const pathname = usePathname();
+  const t = useTranslations("header");
   return (
-    <nav aria-label="Main" className="flex items-center gap-1">
+    <nav aria-label={t("mainNav")} className="flex items-center gap-1">
       {links.map((link) => {
         const current = pathname === link.href || pathname.startsWith(`${link.href}/`);
         return (
@@ -24,7 +26,7 @@ export function NavLinks() {
               current ? "bg-brand-50 text-brand-700" : "text-slate-700 hover:bg-slate-100",
             )}
           >
-            {link.label}
+            {t(link.messageKey)}
           </Link>
         );
       })}

@@ -1,6 +1,7 @@
 import { auth } from "@/auth";
 import { Alert } from "@/components/ui/alert";
 import { SignInAgainButton } from "@/components/sign-in-again-button";
+import { getTranslations } from "next-intl/server";
 
 /**
  * Shown on every page once the session can no longer call the service (refresh refused, or no refresh token).
@@ -10,10 +11,11 @@ import { SignInAgainButton } from "@/components/sign-in-again-button";
 export async function SessionExpiredNotice() {
   const session = await auth();
   if (!session?.error) return null;
+  const t = await getTranslations("sessionExpired");
   return (
     <div className="mx-auto max-w-5xl px-4 pt-4">
-      <Alert tone="warning" title="Your session has expired" action={<SignInAgainButton />}>
-        For your security, sign in again to keep working. Nothing you entered on this page is lost.
+      <Alert tone="warning" title={t("title")} action={<SignInAgainButton />}>
+        {t("body")}
       </Alert>
     </div>
   );

@@ -2,6 +2,7 @@
 import { useRef, useState, type FormEvent } from "react";
 import { signOutOfApp } from "@/app/actions";
 import { Button, buttonClasses } from "@/components/ui/button";
+import { useTranslations } from "next-intl";
 
 /**
  * Sign-out that first forgets this user's interrupted uploads, whose upload links (SAS URLs with write
@@ -13,6 +14,8 @@ export function SignOutButton({ userKey }: { userKey: string | null }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const cleared = useRef(false);
   const [interrupted, setInterrupted] = useState(0);
+  const t = useTranslations("signOut");
+  const common = useTranslations("common");
 
   const forgetAndSignOut = async () => {
     const { savedUploadStore } = await import("@/lib/upload/saved-upload-store");
@@ -32,12 +35,11 @@ export function SignOutButton({ userKey }: { userKey: string | null }) {
     dialog.current?.showModal();
   };
 
-  const uploads = interrupted === 1 ? "1 interrupted upload" : `${interrupted} interrupted uploads`;
   return (
     <>
       <form ref={form} action={signOutOfApp} onSubmit={onSubmit}>
         <button type="submit" className={buttonClasses("secondary", "sm")}>
-          Sign out
+          {t("button")}
         </button>
       </form>
       <dialog
@@ -47,18 +49,17 @@ export function SignOutButton({ userKey }: { userKey: string | null }) {
         className="m-auto max-w-md rounded-xl border border-slate-200 bg-white p-6 text-left shadow-xl backdrop:bg-slate-900/40"
       >
         <h2 id="sign-out-title" className="text-lg font-semibold text-slate-900">
-          Sign out and forget {uploads}?
+          {t("title", { count: interrupted })}
         </h2>
         <p id="sign-out-body" className="mt-2 text-sm text-slate-600">
-          Signing out removes {interrupted === 1 ? "it" : "them"} from this browser, with {interrupted === 1 ? "its upload link" : "their upload links"}.
-          To send {interrupted === 1 ? "that file" : "those files"} later, upload {interrupted === 1 ? "it" : "them"} again from the start.
+          {t("body", { count: interrupted })}
         </p>
         <div className="mt-5 flex justify-end gap-3">
           <Button variant="secondary" onClick={() => dialog.current?.close()} autoFocus>
-            Cancel
+            {common("cancel")}
           </Button>
           <Button variant="destructive" onClick={() => void forgetAndSignOut()}>
-            Sign out and forget
+            {t("confirm")}
           </Button>
         </div>
       </dialog>

@@ -5,9 +5,11 @@ import { SignOutButton } from "@/components/sign-out-button";
 import { NavLinks } from "@/components/nav-links";
 import { BrandMark } from "@/components/brand-mark";
 import { getConfig } from "@/lib/env";
+import { getTranslations } from "next-intl/server";
+import { LanguageMenu } from "@/components/language-menu";
 
 export async function SiteHeader() {
-  const session = await auth();
+  const [session, t] = await Promise.all([auth(), getTranslations("header")]);
   const { brand } = getConfig();
   return (
     <header className="border-b border-slate-200 bg-white">
@@ -16,17 +18,19 @@ export async function SiteHeader() {
           <BrandMark brand={brand} />
           <span data-testid="brand-name">{brand.name}</span>
         </Link>
-        {session ? (
-          <div className="flex flex-wrap items-center gap-2 sm:gap-4">
-            <NavLinks />
-            <span className="hidden text-sm text-slate-600 sm:inline" data-testid="signed-in-user">
-              {session.user.name ?? session.user.email ?? "Signed in"}
-            </span>
-            <SignOutButton userKey={session.userKey} />
-          </div>
-        ) : (
-          <SignInButton size="sm" label="Sign in" />
-        )}
+        <div className="flex flex-wrap items-center gap-2 sm:gap-4">
+          {session ? (
+            <>
+              <NavLinks />
+              {/* The name exactly as the service gives it: no honorific or reordering added. */}
+              <span className="hidden text-sm text-slate-600 sm:inline" data-testid="signed-in-user">
+                {session.user.name ?? session.user.email ?? t("signedIn")}
+              </span>
+            </>
+          ) : null}
+          <LanguageMenu />
+          {session ? <SignOutButton userKey={session.userKey} /> : <SignInButton size="sm" label={t("signIn")} />}
+        </div>
       </div>
     </header>
   );

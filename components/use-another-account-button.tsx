@@ -2,6 +2,7 @@
 import { useRef, type FormEvent } from "react";
 import { signInWithAnotherAccount } from "@/app/actions";
 import { buttonClasses } from "@/components/ui/button";
+import { useTranslations } from "next-intl";
 
 /**
  * Sign-in that makes the service ask for credentials again, even while someone is signed in there.
@@ -11,6 +12,7 @@ import { buttonClasses } from "@/components/ui/button";
  */
 export function UseAnotherAccountButton({ size = "md" }: { size?: "sm" | "md" | "lg" }) {
   const dropped = useRef(false);
+  const t = useTranslations("signIn");
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     if (dropped.current) return;
     event.preventDefault();
@@ -23,7 +25,7 @@ export function UseAnotherAccountButton({ size = "md" }: { size?: "sm" | "md" | 
   return (
     <form action={signInWithAnotherAccount} onSubmit={onSubmit}>
       <button type="submit" className={buttonClasses("secondary", size)}>
-        Use another account
+        {t("anotherAccount")}
       </button>
     </form>
   );

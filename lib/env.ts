@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { parseBrand, type Brand } from "@/lib/brand/brand";
+import { LOCALE_CODES, type Locale } from "@/lib/i18n/locales";
 
 /** Where the sandbox listens when nothing is configured (see docs/sandbox.md). */
 export const SANDBOX_DEFAULTS = {
@@ -125,6 +126,11 @@ const schema = z
     SESSION_STORE_DIR: z.string().trim().min(1, "SESSION_STORE_DIR must not be empty").optional(),
     SESSION_IDLE_TIMEOUT_MINUTES: wholeNumber("SESSION_IDLE_TIMEOUT_MINUTES", 5, 60 * 24 * 30, 8 * 60),
     SESSION_MAX_AGE_HOURS: wholeNumber("SESSION_MAX_AGE_HOURS", 1, 24 * 365, 7 * 24),
+    APP_DEFAULT_LOCALE: z
+      .enum(LOCALE_CODES, {
+        error: `APP_DEFAULT_LOCALE must be one of ${LOCALE_CODES.join(", ")} (the languages with a catalog in messages/)`,
+      })
+      .default("en"),
     DATABASE_URL: z
       .string()
       .trim()
@@ -232,6 +238,8 @@ export type AppConfig = {
   sessions: { storeDir: string; idleTimeoutMs: number; maxAgeMs: number };
   /** The partner's name, logo, colour and support contact (BRAND_*), or today's brand. */
   brand: Brand;
+  /** The language for a visitor who chose none and whose browser asks for none the app has (APP_DEFAULT_LOCALE). */
+  defaultLocale: Locale;
   /**
    * The document records (lib/db): PostgreSQL when `url` is set (DATABASE_URL, shared by every instance), otherwise
    * the embedded PGlite in `dir` (one instance only). `retentionDays` undefined keeps records.
@@ -286,6 +294,7 @@ export function parseConfig(source: Record<string, string | undefined>): AppConf
       maxAgeMs: env.SESSION_MAX_AGE_HOURS * 3_600_000,
     },
     brand,
+    defaultLocale: env.APP_DEFAULT_LOCALE,
     database: databaseConfigOf(env),
   };
 }

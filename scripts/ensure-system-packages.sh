@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# The tests start Chromium, redis-server, nginx and prometheus as child processes (and run promtool); the Japanese
+# screenshots need a font with Japanese glyphs (fonts-noto-cjk). Run as root on a fresh Debian machine,
 # The tests start Chromium, redis-server, nginx, prometheus and PostgreSQL as child processes (and run promtool). Run as root on a fresh Debian machine,
 # this installs whichever is missing; run as anyone else, it stops at once with the exact command to run.
 set -euo pipefail
@@ -15,6 +17,8 @@ have nginx || missing+=(nginx)
 have openssl || missing+=(openssl)
 # One package: the server for the metrics e2e, promtool for the alert-rule tests.
 { have prometheus && have promtool; } || missing+=(prometheus)
+# Without it Chromium draws Japanese with Droid Sans Fallback or boxes (npm run screenshots, docs/languages.md).
+[ -d /usr/share/fonts/opentype/noto ] && ls /usr/share/fonts/opentype/noto/NotoSansCJK* >/dev/null 2>&1 || missing+=(fonts-noto-cjk)
 # Debian's server binaries live off PATH, in /usr/lib/postgresql/<major>/bin (scripts/lib/postgres-server.ts finds them).
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
 

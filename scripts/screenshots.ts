@@ -16,16 +16,24 @@ const PICTURES: Record<string, string> = {
   "account-error.png": "account-error-desktop.png",
   "documents-mobile.png": "documents-mobile-uploading.png",
   "account-mobile.png": "account-success-mobile.png",
+  "brand-acme-documents.png": "brand-acme-documents.png",
+  "brand-acme-auth-error.png": "brand-acme-auth-error.png",
+  // Japanese (e2e/i18n/japanese.spec.ts, the "japanese" project: ja-JP, Asia/Tokyo).
+  "ja-landing.png": "ja-landing-desktop.png",
+  "ja-account.png": "ja-account-desktop.png",
+  "ja-account-error.png": "ja-account-error-desktop.png",
+  "ja-auth-error.png": "ja-auth-error-desktop.png",
+  "ja-account-mobile.png": "ja-account-mobile.png",
+  "ja-documents-uploading.png": "ja-documents-uploading-desktop.png",
+  "ja-documents-mobile.png": "ja-documents-uploading-mobile.png",
   "documents-list.png": "documents-list-desktop.png",
   "documents-list-empty.png": "documents-list-empty-desktop.png",
   "documents-list-database-down.png": "documents-list-database-down-desktop.png",
   "documents-list-mobile.png": "documents-list-mobile.png",
   "document-page.png": "document-page-desktop.png",
   "document-page-mobile.png": "document-page-mobile.png",
-  "brand-acme-documents.png": "brand-acme-documents.png",
-  "brand-acme-auth-error.png": "brand-acme-auth-error.png",
 };
-const SPECS = ["e2e/visual/pages.spec.ts", "e2e/documents/layout.spec.ts", "e2e/deploy/brand.spec.ts"];
+const SPECS = ["e2e/visual/pages.spec.ts", "e2e/documents/layout.spec.ts", "e2e/deploy/brand.spec.ts", "e2e/i18n/japanese.spec.ts"];
 
 const started = Date.now();
 // One worker per spec file: each has its own sandbox and apps (e2e/ports.ts).

@@ -1,4 +1,6 @@
 import type { Metadata } from "next";
+import { NextIntlClientProvider } from "next-intl";
+import { getTranslations } from "next-intl/server";
 import { auth } from "@/auth";
 import { SignInPrompt } from "@/components/sign-in-prompt";
 import { AccountView } from "@/app/account/_components/account-view";
@@ -6,26 +8,28 @@ import { TokenPanel } from "@/app/account/_components/token-panel";
 import { SessionsPanel } from "@/app/account/_components/sessions-panel";
 import { fetchAccountForPage } from "@/lib/ssr/account-for-page";
 import { fetchSessionsForPage } from "@/lib/ssr/sessions-for-page";
+import { clientMessages } from "@/lib/i18n/client-messages";
 
-export const metadata: Metadata = { title: "Account" };
+/** What the account page's client components read: the account card, the session list, the token countdown. */
+const CLIENT_NAMESPACES = ["common", "errors", "account", "record", "sessions", "token"] as const;
+
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("account");
+  return { title: t("metaTitle") };
+}
 
 export default async function AccountPage() {
-  const session = await auth();
+  const [session, t] = await Promise.all([auth(), getTranslations("account")]);
   if (!session) {
-    return (
-      <SignInPrompt
-        title="Sign in to see your account"
-        body="Your account details come from the e-signature service once you sign in."
-        callbackUrl="/account"
-      />
-    );
+    return <SignInPrompt title={t("signInTitle")} body={t("signInBody")} callbackUrl="/account" />;
   }
-  const [account, sessions] = await Promise.all([fetchAccountForPage(), fetchSessionsForPage()]);
+  const [account, sessions, messages] = await Promise.all([fetchAccountForPage(), fetchSessionsForPage(), clientMessages(CLIENT_NAMESPACES)]);
   return (
+    <NextIntlClientProvider messages={messages}>
     <div className="flex flex-col gap-6">
       <div>
-        <h1 className="text-2xl font-bold tracking-tight">Your account</h1>
-        <p className="text-sm text-slate-600">Customer account and user details, as the e-signature service reports them.</p>
+        <h1 className="text-2xl font-bold tracking-tight">{t("title")}</h1>
+        <p className="text-sm text-slate-600">{t("intro")}</p>
       </div>
       <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
         {/* Keyed by the user: another person signing in gets a new, empty query cache, never the last one's record. */}
@@ -34,5 +38,6 @@ export default async function AccountPage() {
       </div>
       <SessionsPanel initial={sessions} />
     </div>
+    </NextIntlClientProvider>
   );
 }

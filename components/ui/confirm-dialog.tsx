@@ -2,6 +2,7 @@
 import { useEffect, useId, useRef, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
+import { useTranslations } from "next-intl";
 
 type ConfirmDialogProps = {
   open: boolean;
@@ -25,6 +26,7 @@ export function ConfirmDialog({ open, title, children, confirmLabel, busyLabel, 
   const cancel = useRef<HTMLButtonElement>(null);
   const titleId = useId();
   const bodyId = useId();
+  const t = useTranslations("common");
 
   useEffect(() => {
     const element = dialog.current;
@@ -57,7 +59,7 @@ export function ConfirmDialog({ open, title, children, confirmLabel, busyLabel, 
       </div>
       <div className="flex flex-col-reverse gap-2 border-t border-slate-100 px-5 py-4 sm:flex-row sm:justify-end">
         <Button ref={cancel} variant="secondary" onClick={onDismiss} disabled={busy}>
-          Cancel
+          {t("cancel")}
         </Button>
         <Button variant="destructive" onClick={onConfirm} disabled={busy}>
           {busy ? <Spinner label={busyLabel} /> : null}

@@ -30,6 +30,7 @@ test.describe("health and readiness", () => {
         ["auth", "ok"],
         ["api", "ok"],
         ["database", "ok"],
+        ["session-store", "ok"],
       ]);
     expect(body!.status).toBe("ready");
     expect(body!.checks).toEqual([

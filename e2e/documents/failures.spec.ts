@@ -119,7 +119,7 @@ test.describe("document upload when something goes wrong", () => {
     await stageFile(page, file);
     await upload(page);
 
-    await expect(page.getByText(/Connection lost — retrying in 1 s \(attempt 1 of 3\)/)).toBeVisible();
+    await expect(page.getByText(/Connection lost — retrying in 1 sec \(attempt 1 of 3\)/)).toBeVisible();
     await expect(page.getByTestId("upload-success")).toBeVisible();
     await expectStored((await admin.documents())[0], file);
   });
@@ -131,7 +131,7 @@ test.describe("document upload when something goes wrong", () => {
     await stageFile(page, file);
     await upload(page);
 
-    await expect(page.getByTestId("upload-error")).toContainText("having trouble right now");
+    await expect(page.getByTestId("upload-error")).toContainText("not available right now");
     await page.getByRole("button", { name: "Try again" }).click();
     await expect(page.getByTestId("upload-success")).toBeVisible();
     await expectStored((await admin.documents())[0], file);

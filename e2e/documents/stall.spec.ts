@@ -41,7 +41,7 @@ test.describe("stall guard", () => {
     await stageFile(page, file);
     await page.getByRole("button", { name: "Upload", exact: true }).click();
 
-    await expect(page.getByText(/retrying in 1 s \(attempt 1 of 3\)/)).toBeVisible({ timeout: STALL_MS + 15_000 });
+    await expect(page.getByText(/retrying in 1 sec \(attempt 1 of 3\)/)).toBeVisible({ timeout: STALL_MS + 15_000 });
     await expect(page.getByTestId("upload-success")).toBeVisible({ timeout: 30_000 });
     expect(sent()).toBe(2);
     await expectStored((await admin.documents())[0], file);
@@ -56,7 +56,7 @@ test.describe("stall guard", () => {
     await stageFile(page, file);
     await page.getByRole("button", { name: "Upload", exact: true }).click();
 
-    await expect(page.getByText(/retrying in 1 s \(attempt 1 of 3\)/)).toBeVisible({ timeout: STALL_MS + 60_000 });
+    await expect(page.getByText(/retrying in 1 sec \(attempt 1 of 3\)/)).toBeVisible({ timeout: STALL_MS + 60_000 });
     await expect(page.getByTestId("upload-success")).toBeVisible({ timeout: 30_000 });
     expect(sent()).toBe(2);
     await expectStored((await admin.documents())[0], file);

@@ -7,6 +7,7 @@ import { readSessionToken } from "@/lib/auth/session-cookie";
 import { formatRestartLog, mayRestart, parseRestartLog, restartedEntry } from "@/lib/auth/restart-guard";
 import { appOrigin, servesHttps } from "@/lib/app-origin";
 import { FRESH_LOGIN_COOKIE, markerCookieOptions, RESTARTED_COOKIE } from "@/lib/auth/sign-in-markers";
+import { requestTranslator } from "@/lib/i18n/request-translator";
 
 const ERROR_PAGE = "/auth/error";
 
@@ -45,11 +46,13 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
  * Sends the browser on to `/auth/restart` from a page of the app itself rather than by a redirect: a
  * redirect would keep the callback's cross-site origin (the service's page sent it), and /auth/restart
  * acts only on a same-origin navigation, so that a link from another site cannot start a flow. The
- * refresh needs no script; the link is there for anyone whose browser does not follow it.
+ * refresh needs no script; the link is there for anyone whose browser does not follow it. In the page's language.
  */
-function continueToRestart(from: Response, to: URL, secure: boolean, markers: MarkerChange[]): NextResponse {
+async function continueToRestart(req: NextRequest, from: Response, to: URL, secure: boolean, markers: MarkerChange[]): Promise<NextResponse> {
   const href = escapeHtml(`${to.pathname}${to.search}`);
-  const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${href}"><title>Signing you in again</title></head><body><main><p>Signing you in again… <a href="${href}">Continue</a></p></main></body></html>`;
+  const { locale, t } = await requestTranslator(req, "signingInAgain");
+  const title = escapeHtml(t("title"));
+  const page = `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${href}"><title>${title}</title></head><body><main><p>${title}… <a href="${href}">${escapeHtml(t("continue"))}</a></p></main></body></html>`;
   const res = new NextResponse(page, {
     headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "referrer-policy": "strict-origin" },
   });
@@ -102,7 +105,7 @@ export async function handleCallback(req: NextRequest, run: (req: NextRequest) =
   if (hasSignInInProgress(req) && mayRestart(log, state)) {
     const restart = new URL("/auth/restart", origin);
     restart.searchParams.set("callbackUrl", intendedPath(req));
-    return continueToRestart(result, restart, secure, [{ name: RESTARTED_COOKIE, value: formatRestartLog([...log, restartedEntry(state)]) }]);
+    return continueToRestart(req, result, restart, secure, [{ name: RESTARTED_COOKIE, value: formatRestartLog([...log, restartedEntry(state)]) }]);
   }
   return redirectKeepingCookies(result, new URL(`${ERROR_PAGE}?error=LinkExpired`, origin), secure);
 }

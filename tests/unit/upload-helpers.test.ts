@@ -97,8 +97,12 @@ describe("format", () => {
     expect(formatBytes(512)).toBe("512 B");
     expect(formatBytes(1536)).toBe("1.5 KiB");
     expect(formatBytes(200 * 1024 * 1024)).toBe("200 MiB");
-    expect(formatDuration(42)).toBe("42 s");
-    expect(formatDuration(75)).toBe("1 min 15 s");
-    expect(formatDuration(3720)).toBe("1 h 2 min");
+    expect(formatBytes(1023)).toBe("1,023 B");
+    expect(formatBytes(1536, "ja")).toBe("1.5 KiB");
+    expect(formatDuration(42)).toBe("42 sec");
+    expect(formatDuration(75)).toBe("1 min 15 sec");
+    expect(formatDuration(3720)).toBe("1 hr 2 min");
+    expect(formatDuration(75, "ja")).toBe("1 分 15 秒");
+    expect(formatDuration(3720, "ja")).toBe("1 時間 2 分");
   });
 });

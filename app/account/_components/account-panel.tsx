@@ -6,6 +6,8 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { Spinner } from "@/components/ui/spinner";
 import { SignInAgainButton } from "@/components/sign-in-again-button";
 import { RecordView } from "@/app/account/_components/record-view";
+import { useTranslations } from "next-intl";
+import { useErrorText } from "@/lib/i18n/error-text";
 
 export type AccountPanelProps = {
   record: Record<string, unknown> | null;
@@ -19,16 +21,17 @@ export type AccountPanelProps = {
 
 /** The account card as the user sees it, whoever holds the record: the server's render or the account query. */
 export function AccountPanel({ record, error, loading, fetching, onRefresh }: AccountPanelProps) {
+  const t = useTranslations("account");
   return (
     <Card aria-busy={loading}>
       <CardHeader layout="row" className="items-center">
         <div>
-          <CardTitle>Account details</CardTitle>
-          <CardDescription>From the service&apos;s getuserinfo operation.</CardDescription>
+          <CardTitle>{t("detailsTitle")}</CardTitle>
+          <CardDescription>{t("detailsSource")}</CardDescription>
         </div>
         <Button variant="ghost" size="sm" onClick={onRefresh} disabled={fetching}>
-          {fetching ? <Spinner label="Refreshing account details" /> : null}
-          Refresh
+          {fetching ? <Spinner label={t("refreshing")} /> : null}
+          {t("refresh")}
         </Button>
       </CardHeader>
       <CardContent>
@@ -45,10 +48,11 @@ export function AccountPanel({ record, error, loading, fetching, onRefresh }: Ac
 }
 
 function AccountSkeleton() {
+  const t = useTranslations("account");
   return (
     <div className="flex flex-col gap-3" data-testid="account-loading">
       <span className="sr-only" role="status">
-        Loading account details
+        {t("loading")}
       </span>
       {[0, 1, 2, 3].map((i) => (
         <div key={i} className="grid grid-cols-[8rem_1fr] gap-4">
@@ -61,18 +65,20 @@ function AccountSkeleton() {
 }
 
 function AccountError({ error, onRetry }: { error: Error; onRetry: () => void }) {
+  const t = useTranslations("account");
+  const common = useTranslations("common");
+  const errorText = useErrorText();
   if (error instanceof ApiError && error.code === "CUSTOMER_NOT_FOUND") {
     return (
-      <Alert tone="info" title="No customer account yet" data-testid="customer-not-found">
-        You are signed in, but the e-signature service has no customer account for this user. An account on any plan is
-        needed to use the API: create or join one at the service, then come back and refresh.
+      <Alert tone="info" title={t("noCustomerTitle")} data-testid="customer-not-found">
+        {t("noCustomerBody")}
       </Alert>
     );
   }
   if (error instanceof ApiError && error.needsSignIn) {
     return (
-      <Alert tone="warning" title="Your session has expired" action={<SignInAgainButton />}>
-        {error.message}
+      <Alert tone="warning" title={t("sessionExpiredTitle")} action={<SignInAgainButton />}>
+        {errorText(error)}
       </Alert>
     );
   }
@@ -80,17 +86,17 @@ function AccountError({ error, onRetry }: { error: Error; onRetry: () => void })
   return (
     <Alert
       tone="error"
-      title="We could not load your account"
+      title={t("loadFailed")}
       action={
         retryable ? (
           <Button size="sm" variant="secondary" onClick={onRetry}>
-            Try again
+            {common("tryAgain")}
           </Button>
         ) : undefined
       }
     >
-      {error.message}
-      {error instanceof ApiError && error.requestId ? <> (reference {error.requestId})</> : null}
+      {errorText(error)}
+      {error instanceof ApiError && error.requestId ? <> {common("reference", { requestId: error.requestId })}</> : null}
     </Alert>
   );
 }

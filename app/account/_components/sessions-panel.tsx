@@ -10,13 +10,22 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Skeleton } from "@/components/ui/skeleton";
 import { SignInAgainButton } from "@/components/sign-in-again-button";
 import { LocalTime } from "@/components/local-time";
+import { useTranslations } from "next-intl";
+import { useErrorText } from "@/lib/i18n/error-text";
+import { UNKNOWN_BROWSER, UNKNOWN_SYSTEM } from "@/lib/session/unknown-device";
 
-/** What went wrong last, and how to try again where trying again as it is can help (a reload of the list). */
-type Problem = { error: Error; title: string; retry?: () => void };
+type SessionsTranslator = ReturnType<typeof useTranslations<"sessions">>;
+
+/** What went wrong last: loading the list (which can be tried again as it is), or ending a session (titled). */
+type Problem = { error: Error; title?: string };
 
 type Confirming = { kind: "one"; session: SessionSummary } | { kind: "all" } | null;
 
-const deviceName = (s: SessionSummary) => `${s.browser} on ${s.os}`;
+const deviceName = (t: SessionsTranslator, s: SessionSummary) =>
+  t("device", {
+    browser: s.browser === UNKNOWN_BROWSER ? t("unknownBrowser") : s.browser,
+    os: s.os === UNKNOWN_SYSTEM ? t("unknownSystem") : s.os,
+  });
 
 /**
  * Where the browser goes once its own session has ended: the landing page, signed out. A full load, not a client
@@ -40,14 +49,15 @@ export function SessionsPanel({ initial }: { initial: SessionSummary[] | null })
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState("");
   const noticeRef = useRef<HTMLParagraphElement>(null);
+  const t = useTranslations("sessions");
 
+  // Loading is already on when it runs: from the first render (no list), or set by Try again.
   const load = useCallback(async () => {
-    setLoading(true);
     try {
       setSessions(await fetchSessions());
       setProblem(null);
     } catch (error) {
-      setProblem({ error: error as Error, title: "We could not load your devices", retry: () => void load() });
+      setProblem({ error: error as Error });
     } finally {
       setLoading(false);
     }
@@ -56,6 +66,7 @@ export function SessionsPanel({ initial }: { initial: SessionSummary[] | null })
   // Without a list from the server's render (the store did not answer then), ask once mounted.
   const [fetchOnMount] = useState(initial === null);
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- state is set when GET /api/sessions answers, not synchronously
     if (fetchOnMount) void load();
   }, [fetchOnMount, load]);
 
@@ -77,12 +88,12 @@ export function SessionsPanel({ initial }: { initial: SessionSummary[] | null })
       }
       const { endedCurrent } = await endSession(confirming.session.id);
       if (endedCurrent) return leave();
-      dropFromList(confirming.session, `Signed out ${deviceName(confirming.session)}.`);
+      dropFromList(confirming.session, t("signedOutDevice", { device: deviceName(t, confirming.session) }));
     } catch (error) {
       if (confirming.kind === "one" && error instanceof ApiError && error.code === "SESSION_NOT_FOUND") {
-        dropFromList(confirming.session, `${deviceName(confirming.session)} was already signed out.`);
+        dropFromList(confirming.session, t("alreadySignedOut", { device: deviceName(t, confirming.session) }));
       } else {
-        const title = confirming.kind === "all" ? "We could not sign you out everywhere" : `We could not sign out ${deviceName(confirming.session)}`;
+        const title = confirming.kind === "all" ? t("everywhereFailed") : t("deviceFailed", { device: deviceName(t, confirming.session) });
         setProblem({ error: error as Error, title });
       }
     }
@@ -95,15 +106,18 @@ export function SessionsPanel({ initial }: { initial: SessionSummary[] | null })
   return (
     <Card data-testid="sessions-panel" aria-busy={loading}>
       <CardHeader>
-        <CardTitle>Where you&apos;re signed in</CardTitle>
-        <CardDescription>Browsers signed in to this app with your account. Sign out any you don&apos;t recognise.</CardDescription>
+        <CardTitle>{t("title")}</CardTitle>
+        <CardDescription>{t("description")}</CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
-        {problem ? <SessionsProblem problem={problem} /> : null}
+        {problem ? <SessionsProblem problem={problem} onReload={() => {
+              setLoading(true);
+              void load();
+            }} /> : null}
         {sessions === null ? (
           loading ? <ListSkeleton /> : null
         ) : (
-          <ul aria-label="Signed-in devices" className="flex flex-col divide-y divide-slate-100">
+          <ul aria-label={t("listLabel")} className="flex flex-col divide-y divide-slate-100">
             {sessions.map((session) => (
               <SessionRow key={session.id} session={session} onEnd={() => setConfirming({ kind: "one", session })} disabled={busy} />
             ))}
@@ -114,15 +128,15 @@ export function SessionsPanel({ initial }: { initial: SessionSummary[] | null })
         </p>
         {sessions !== null && others.length === 0 ? (
           <p className="text-sm text-slate-600" data-testid="only-this-device">
-            You&apos;re not signed in on any other device.
+            {t("onlyThisDevice")}
           </p>
         ) : null}
       </CardContent>
       {sessions !== null ? (
         <div className="flex flex-col gap-3 border-t border-slate-100 px-5 py-4 sm:flex-row sm:items-center sm:justify-between">
-          <p className="text-sm text-slate-600">Lost a device, or signed in somewhere you shouldn&apos;t be? End every session at once.</p>
+          <p className="text-sm text-slate-600">{t("everywhereHint")}</p>
           <Button variant="destructive" size="sm" className="shrink-0" onClick={() => setConfirming({ kind: "all" })} disabled={busy}>
-            Sign out everywhere
+            {t("signOutEverywhere")}
           </Button>
         </div>
       ) : null}
@@ -131,62 +145,54 @@ export function SessionsPanel({ initial }: { initial: SessionSummary[] | null })
         busy={busy}
         onConfirm={() => void confirm()}
         onDismiss={() => setConfirming(null)}
-        {...confirmText(confirming, sessions?.length ?? 0)}
+        {...confirmText(t, confirming, sessions?.length ?? 0)}
       />
     </Card>
   );
 }
 
-function confirmText(confirming: Confirming, count: number) {
+function confirmText(t: SessionsTranslator, confirming: Confirming, count: number) {
   if (confirming?.kind === "all") {
     return {
-      title: "Sign out everywhere?",
-      confirmLabel: "Sign out everywhere",
-      busyLabel: "Signing out everywhere",
-      children: (
-        <p>
-          This signs you out of this app on {count === 1 ? "this device" : `all ${count} devices, including this one`}. You&apos;ll need to sign in
-          again to continue.
-        </p>
-      ),
+      title: t("confirmAllTitle"),
+      confirmLabel: t("signOutEverywhere"),
+      busyLabel: t("confirmAllBusy"),
+      children: <p>{t("confirmAllBody", { count })}</p>,
     };
   }
   const session = confirming?.session;
   if (session?.current) {
     return {
-      title: "Sign out of this device?",
-      confirmLabel: "Sign out",
-      busyLabel: "Signing out",
-      children: <p>You&apos;ll go back to the start page, signed out. Your other devices stay signed in.</p>,
+      title: t("confirmCurrentTitle"),
+      confirmLabel: t("signOut"),
+      busyLabel: t("confirmBusy"),
+      children: <p>{t("confirmCurrentBody")}</p>,
     };
   }
   return {
-    title: session ? `Sign out ${deviceName(session)}?` : "",
-    confirmLabel: "Sign out",
-    busyLabel: "Signing out",
-    children: <p>That browser will be signed out the next time it is used. This device stays signed in.</p>,
+    title: session ? t("confirmOtherTitle", { device: deviceName(t, session) }) : "",
+    confirmLabel: t("signOut"),
+    busyLabel: t("confirmBusy"),
+    children: <p>{t("confirmOtherBody")}</p>,
   };
 }
 
 function SessionRow({ session, onEnd, disabled }: { session: SessionSummary; onEnd: () => void; disabled: boolean }) {
+  const t = useTranslations("sessions");
   return (
     <li className="flex flex-col gap-3 py-3 first:pt-0 last:pb-0 sm:flex-row sm:items-center sm:justify-between" data-testid="session-row">
       <div className="flex min-w-0 flex-col gap-1">
         <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
-          {deviceName(session)}
+          {deviceName(t, session)}
           {session.current ? (
-            <span className="rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-700">This device</span>
+            <span className="rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-700">{t("thisDevice")}</span>
           ) : null}
         </p>
         <p className="text-sm text-slate-600">
-          Signed in <LocalTime iso={session.signedInAt} style="absolute" />
+          {t.rich("signedIn", { time: () => <LocalTime iso={session.signedInAt} style="absolute" /> })}
           <span aria-hidden="true"> · </span>
           <span className="sr-only">, </span>
-          {session.current ? "Active now" : (
-            <>
-              Last active <LocalTime iso={session.lastSeenAt} style="relative" />
-            </>
-          )}
+          {session.current ? t("activeNow") : t.rich("lastActive", { time: () => <LocalTime iso={session.lastSeenAt} style="relative" /> })}
         </p>
       </div>
       <Button
@@ -195,19 +201,20 @@ function SessionRow({ session, onEnd, disabled }: { session: SessionSummary; onE
         className="self-start sm:self-center"
         onClick={onEnd}
         disabled={disabled}
-        aria-label={session.current ? "Sign out of this device" : `Sign out ${deviceName(session)}`}
+        aria-label={session.current ? t("signOutThisDevice") : t("signOutDevice", { device: deviceName(t, session) })}
       >
-        Sign out
+        {t("signOut")}
       </Button>
     </li>
   );
 }
 
 function ListSkeleton() {
+  const t = useTranslations("sessions");
   return (
     <div className="flex flex-col gap-3" data-testid="sessions-loading">
       <span className="sr-only" role="status">
-        Loading your signed-in devices
+        {t("loading")}
       </span>
       {[0, 1].map((i) => (
         <div key={i} className="flex flex-col gap-2">
@@ -219,11 +226,14 @@ function ListSkeleton() {
   );
 }
 
-function SessionsProblem({ problem: { error, title, retry } }: { problem: Problem }) {
+function SessionsProblem({ problem: { error, title }, onReload }: { problem: Problem; onReload: () => void }) {
+  const t = useTranslations("sessions");
+  const common = useTranslations("common");
+  const errorText = useErrorText();
   if (error instanceof ApiError && error.needsSignIn) {
     return (
-      <Alert tone="warning" title="Your session has ended" action={<SignInAgainButton />}>
-        {error.message}
+      <Alert tone="warning" title={t("endedTitle")} action={<SignInAgainButton />}>
+        {errorText(error)}
       </Alert>
     );
   }
@@ -231,17 +241,17 @@ function SessionsProblem({ problem: { error, title, retry } }: { problem: Proble
   return (
     <Alert
       tone="error"
-      title={title}
+      title={title ?? t("loadFailed")}
       action={
-        retry && retryable ? (
-          <Button size="sm" variant="secondary" onClick={retry}>
-            Try again
+        !title && retryable ? (
+          <Button size="sm" variant="secondary" onClick={onReload}>
+            {common("tryAgain")}
           </Button>
         ) : undefined
       }
     >
-      {error.message}
-      {error instanceof ApiError && error.requestId ? <> (reference {error.requestId})</> : null}
+      {errorText(error)}
+      {error instanceof ApiError && error.requestId ? <> {common("reference", { requestId: error.requestId })}</> : null}
     </Alert>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 import { useSyncExternalStore } from "react";
+import { useFormatter, useTranslations } from "next-intl";
 
 function subscribeToSeconds(onTick: () => void) {
   const id = setInterval(onTick, 1000);
@@ -11,16 +12,18 @@ function useNowSeconds(): number | null {
   return useSyncExternalStore(subscribeToSeconds, () => Math.floor(Date.now() / 1000), () => null);
 }
 
-function describeExpiry(expiresAt: number | null, now: number | null): string {
-  if (expiresAt === null) return "Unknown";
-  if (now === null) return new Date(expiresAt * 1000).toISOString();
-  const seconds = expiresAt - now;
-  if (seconds <= 0) return "Expired — renewed on your next request";
-  if (seconds < 120) return `in ${seconds} s`;
-  return `in ${Math.round(seconds / 60)} min`;
-}
-
-/** When the access token expires, counting down live: the only part of the session panel that runs in the browser. */
+/**
+ * When the access token expires, counting down live: the only part of the session panel that runs in the browser.
+ * The server's render (and hydration) show the time itself, in the request's time zone on both sides.
+ */
 export function TokenExpiry({ expiresAt }: { expiresAt: number | null }) {
-  return <>{describeExpiry(expiresAt, useNowSeconds())}</>;
+  const t = useTranslations("token");
+  const format = useFormatter();
+  const now = useNowSeconds();
+  if (expiresAt === null) return <>{t("unknown")}</>;
+  if (now === null) return <time dateTime={new Date(expiresAt * 1000).toISOString()}>{format.dateTime(new Date(expiresAt * 1000), "dateTime")}</time>;
+  const seconds = expiresAt - now;
+  if (seconds <= 0) return <>{t("expired")}</>;
+  if (seconds < 120) return <>{t("inSeconds", { seconds })}</>;
+  return <>{t("inMinutes", { minutes: Math.round(seconds / 60) })}</>;
 }

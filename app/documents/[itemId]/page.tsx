@@ -2,6 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
+import { NextIntlClientProvider, useLocale, useTranslations } from "next-intl";
+import { getTranslations } from "next-intl/server";
+import { clientMessages } from "@/lib/i18n/client-messages";
 import { auth } from "@/auth";
 import { isDatabaseUnavailable } from "@/lib/db/database-errors";
 import { documentIdSchema } from "@/lib/documents/document-record-input";
@@ -14,7 +17,10 @@ import { StatusBadge } from "@/app/documents/_components/document-status";
 import { AuditTrail } from "@/app/documents/[itemId]/_components/audit-trail";
 import { RemoveDocumentButton } from "@/app/documents/[itemId]/_components/remove-document-button";
 
-export const metadata: Metadata = { title: "Document" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("document");
+  return { title: t("metaTitle") };
+}
 
 type Props = { params: Promise<{ itemId: string }> };
 
@@ -24,8 +30,7 @@ type Props = { params: Promise<{ itemId: string }> };
  * nothing about other people's documents.
  */
 export default async function DocumentPage({ params }: Props) {
-  const session = await auth();
-  const { itemId } = await params;
+  const [session, { itemId }, t, documents] = await Promise.all([auth(), params, getTranslations("document"), getTranslations("documents")]);
   if (!session?.userKey || !documentIdSchema.safeParse(itemId).success) notFound();
   let found: Awaited<ReturnType<typeof getDocument>>;
   try {
@@ -35,9 +40,8 @@ export default async function DocumentPage({ params }: Props) {
     return (
       <div className="flex flex-col gap-6">
         <BackLink />
-        <Alert tone="warning" title="This document's record is unavailable right now" data-testid="documents-unavailable">
-          The app cannot reach its record of your documents. Your documents at the service are not affected. Reload the
-          page in a few minutes.
+        <Alert tone="warning" title={t("unavailableTitle")} data-testid="documents-unavailable">
+          {t("unavailableBody")}
         </Alert>
       </div>
     );
@@ -49,18 +53,20 @@ export default async function DocumentPage({ params }: Props) {
       <BackLink />
       <div className="flex flex-col gap-2 sm:flex-row sm:items-start sm:justify-between">
         <div className="flex min-w-0 flex-col gap-1">
-          <h1 className="break-words text-2xl font-bold tracking-tight">{document.name || "(no name)"}</h1>
+          <h1 className="break-words text-2xl font-bold tracking-tight">{document.name || documents("noName")}</h1>
           <div className="flex flex-wrap items-center gap-2 text-sm text-slate-600">
             <StatusBadge status={document.status} />
-            <span>{document.doctype || "No type"}</span>
+            <span>{document.doctype || documents("noType")}</span>
           </div>
         </div>
-        <RemoveDocumentButton itemId={document.itemId} name={document.name} />
+        <NextIntlClientProvider messages={await clientMessages(["common", "errors", "document"])}>
+          <RemoveDocumentButton itemId={document.itemId} name={document.name} />
+        </NextIntlClientProvider>
       </div>
       <div className="grid items-start gap-6 lg:grid-cols-[1fr_1fr]">
         <Card aria-labelledby="facts-title">
           <CardHeader>
-            <CardTitle id="facts-title">Facts</CardTitle>
+            <CardTitle id="facts-title">{t("facts")}</CardTitle>
           </CardHeader>
           <CardContent>
             <DocumentRecordFacts document={document} />
@@ -68,7 +74,7 @@ export default async function DocumentPage({ params }: Props) {
         </Card>
         <Card aria-labelledby="trail-title">
           <CardHeader>
-            <CardTitle id="trail-title">History</CardTitle>
+            <CardTitle id="trail-title">{t("history")}</CardTitle>
           </CardHeader>
           <CardContent>
             <AuditTrail events={events} />
@@ -80,43 +86,54 @@ export default async function DocumentPage({ params }: Props) {
 }
 
 function BackLink() {
+  const t = useTranslations("document");
   return (
     <Link href="/documents" className="self-start text-sm font-medium text-brand-700 underline-offset-2 hover:underline">
-      ← All documents
+      {t("back")}
     </Link>
   );
 }
 
 /** The record's facts as a description list; ids in monospace, selectable for copying. */
 function DocumentRecordFacts({ document }: { document: DocumentRecord }) {
-  const rows: [string, ReactNode, boolean][] = [
-    ["Item ID", document.itemId, true],
-    ["File ID", document.fileId, true],
-    ["Sub-document", String(document.subdocid), true],
-    ...(document.container ? [["Container", document.container, true] satisfies [string, ReactNode, boolean]] : []),
-    ["Type", document.doctype || "—", false],
-    ["Size", document.size === null ? "Unknown" : `${formatBytes(document.size)} (${document.size.toLocaleString("en")} bytes)`, false],
-    ["MD5", document.md5 ?? "Not known", Boolean(document.md5)],
-    ["Created", <LocalTime key="created" iso={document.createdAt} style="absolute" />, false],
-    ["Last change", <LocalTime key="updated" iso={document.updatedAt} style="absolute" />, false],
+  const t = useTranslations("document");
+  const documents = useTranslations("documents");
+  const locale = useLocale();
+  // [field (its data-field, stable for tests), label, value, monospace]
+  const rows: [string, string, ReactNode, boolean][] = [
+    ["Item ID", t("itemId"), document.itemId, true],
+    ["File ID", t("fileId"), document.fileId, true],
+    ["Sub-document", t("subdocument"), String(document.subdocid), true],
+    ...(document.container ? [["Container", t("container"), document.container, true] satisfies [string, string, ReactNode, boolean]] : []),
+    ["Type", t("type"), document.doctype || "—", false],
+    [
+      "Size",
+      t("size"),
+      document.size === null ? t("unknown") : documents("bytes", { size: formatBytes(document.size, locale), bytes: document.size }),
+      false,
+    ],
+    ["MD5", t("md5"), document.md5 ?? t("notKnown"), Boolean(document.md5)],
+    ["Created", t("created"), <LocalTime key="created" iso={document.createdAt} style="absolute" />, false],
+    ["Last change", t("lastChange"), <LocalTime key="updated" iso={document.updatedAt} style="absolute" />, false],
     ...(document.replacedByItemId
       ? [
           [
             "Replaced by",
+            t("replacedBy"),
             <Link key="replaced" href={`/documents/${encodeURIComponent(document.replacedByItemId)}`} className="text-brand-700 underline">
               {document.replacedByItemId}
             </Link>,
             true,
-          ] satisfies [string, ReactNode, boolean],
+          ] satisfies [string, string, ReactNode, boolean],
         ]
       : []),
   ];
   return (
     <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[7rem_1fr]" data-testid="document-record-facts">
-      {rows.map(([label, value, mono]) => (
-        <div key={label} className="contents">
+      {rows.map(([field, label, value, mono]) => (
+        <div key={field} className="contents">
           <dt className="font-medium text-slate-600">{label}</dt>
-          <dd className={mono ? "break-all font-mono text-xs leading-5 text-slate-900 sm:text-sm" : "text-slate-900"} data-field={label}>
+          <dd className={mono ? "break-all font-mono text-xs leading-5 text-slate-900 sm:text-sm" : "text-slate-900"} data-field={field}>
             {value}
           </dd>
         </div>

@@ -1,13 +1,10 @@
 import type { ReactNode } from "react";
+import { useLocale, useTranslations } from "next-intl";
 import { formatBytes } from "@/lib/upload/format";
 import type { UploadedDocument } from "@/lib/upload/upload-document";
 
 // Put Block List stores the whole-file MD5 without checking it; what storage checked was each block's own MD5.
-const CHECK_NOTES: Record<UploadedDocument["storageChecked"], string> = {
-  file: "Checked by storage against the file's MD5",
-  blocks: "Ours, stored on the blob; each block's MD5 checked by storage",
-  none: "Computed by storage (file too large to hash first)",
-};
+const CHECK_NOTES = { file: "checkedFile", blocks: "checkedBlocks", none: "checkedNone" } as const satisfies Record<UploadedDocument["storageChecked"], string>;
 
 type Props = {
   document: Pick<UploadedDocument, "name" | "itemId" | "fileId" | "subdocid" | "size" | "md5Hex" | "replacedItemId"> &
@@ -16,36 +13,43 @@ type Props = {
 
 /** The identifiers the service gave the document, plus size and checksum, selectable for copying. */
 export function DocumentFacts({ document }: Props) {
+  const t = useTranslations("upload");
+  const documents = useTranslations("documents");
+  const locale = useLocale();
   const checksumNote = document.storageChecked ? (
-    <span className="block font-sans text-xs text-slate-500">{CHECK_NOTES[document.storageChecked]}</span>
+    <span className="block font-sans text-xs text-slate-500">{t(CHECK_NOTES[document.storageChecked])}</span>
   ) : null;
-  const rows: [string, ReactNode][] = [
-    ["Name", document.name || "—"],
-    ["Item ID", document.itemId],
-    ["File ID", document.fileId],
-    ["Sub-document", String(document.subdocid)],
-    ["Size", `${formatBytes(document.size)} (${document.size.toLocaleString("en")} bytes)`],
+  // [field (its data-field, stable for tests), label, value]
+  const rows: [string, string, ReactNode][] = [
+    ["Name", t("factName"), document.name || "—"],
+    ["Item ID", t("factItemId"), document.itemId],
+    ["File ID", t("factFileId"), document.fileId],
+    ["Sub-document", t("factSubdocument"), String(document.subdocid)],
+    ["Size", t("factSize"), documents("bytes", { size: formatBytes(document.size, locale), bytes: document.size })],
     [
       "MD5",
+      t("factMd5"),
       document.md5Hex ? (
         <>
           <span data-testid="md5-hex">{document.md5Hex}</span>
           {checksumNote}
         </>
       ) : document.storageChecked === "blocks" ? (
-        "Not computed for the whole file (too large to hash first); each block's MD5 checked by storage"
+        t("md5BlocksOnly")
       ) : (
-        "Not computed"
+        t("md5NotComputed")
       ),
     ],
-    ...(document.replacedItemId ? [["Created first", <ReplacedItem key="replaced" itemId={document.replacedItemId} />] satisfies [string, ReactNode]] : []),
+    ...(document.replacedItemId
+      ? [["Created first", t("factCreatedFirst"), <ReplacedItem key="replaced" itemId={document.replacedItemId} />] satisfies [string, string, ReactNode]]
+      : []),
   ];
   return (
     <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[7rem_1fr]" data-testid="document-facts">
-      {rows.map(([label, value]) => (
-        <div key={label} className="contents">
+      {rows.map(([field, label, value]) => (
+        <div key={field} className="contents">
           <dt className="font-medium text-slate-500">{label}</dt>
-          <dd className="break-all font-mono text-xs leading-5 text-slate-900 sm:text-sm" data-field={label}>
+          <dd className="break-all font-mono text-xs leading-5 text-slate-900 sm:text-sm" data-field={field}>
             {value}
           </dd>
         </div>
@@ -56,12 +60,11 @@ export function DocumentFacts({ document }: Props) {
 
 /** The item a renewal left behind: the service holds it without a file, and the person should know its id. */
 export function ReplacedItem({ itemId }: { itemId: string }) {
+  const t = useTranslations("upload");
   return (
     <>
       {itemId}
-      <span className="block font-sans text-xs text-slate-500">
-        Its upload link was refused, so the document was created again; this first item has no file.
-      </span>
+      <span className="block font-sans text-xs text-slate-500">{t("replacedNote")}</span>
     </>
   );
 }

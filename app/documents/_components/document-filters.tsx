@@ -1,9 +1,9 @@
 import Link from "next/link";
+import { useTranslations } from "next-intl";
 import { DOCUMENT_STATUSES } from "@/lib/db/schema";
 import type { DocumentListParams } from "@/lib/documents/document-list-params";
 import { Button } from "@/components/ui/button";
 import { Input, Label } from "@/components/ui/input";
-import { STATUS_LABELS } from "@/app/documents/_components/document-status";
 
 type Props = { params: DocumentListParams; doctypeSuggestions: string[] };
 
@@ -16,14 +16,16 @@ const selectClasses =
  */
 export function DocumentFilters({ params, doctypeSuggestions }: Props) {
   const filtered = Boolean(params.q || params.doctype || params.status);
+  const t = useTranslations("documentList");
+  const status = useTranslations("documentStatus");
   return (
-    <form method="get" action="/documents#documents-list" role="search" aria-label="Your documents" className="grid grid-cols-2 items-end gap-3 sm:grid-cols-[1fr_12rem_12rem_auto]">
+    <form method="get" action="/documents#documents-list" role="search" aria-label={t("searchLabel")} className="grid grid-cols-2 items-end gap-3 sm:grid-cols-[1fr_12rem_12rem_auto]">
       <div className="col-span-2 flex flex-col gap-1.5 sm:col-span-1">
-        <Label htmlFor="documents-q">Search documents</Label>
-        <Input id="documents-q" name="q" type="search" defaultValue={params.q} maxLength={200} autoComplete="off" placeholder="Part of the name" />
+        <Label htmlFor="documents-q">{t("search")}</Label>
+        <Input id="documents-q" name="q" type="search" defaultValue={params.q} maxLength={200} autoComplete="off" placeholder={t("searchPlaceholder")} />
       </div>
       <div className="flex flex-col gap-1.5">
-        <Label htmlFor="documents-doctype">Type</Label>
+        <Label htmlFor="documents-doctype">{t("type")}</Label>
         <Input id="documents-doctype" name="doctype" defaultValue={params.doctype} maxLength={100} list="documents-doctype-options" autoComplete="off" />
         <datalist id="documents-doctype-options">
           {doctypeSuggestions.map((doctype) => (
@@ -32,23 +34,23 @@ export function DocumentFilters({ params, doctypeSuggestions }: Props) {
         </datalist>
       </div>
       <div className="flex flex-col gap-1.5">
-        <Label htmlFor="documents-status">Status</Label>
+        <Label htmlFor="documents-status">{t("status")}</Label>
         <select id="documents-status" name="status" defaultValue={params.status} className={selectClasses}>
-          <option value="">Any status</option>
-          {DOCUMENT_STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {STATUS_LABELS[status]}
+          <option value="">{t("anyStatus")}</option>
+          {DOCUMENT_STATUSES.map((value) => (
+            <option key={value} value={value}>
+              {status(value)}
             </option>
           ))}
         </select>
       </div>
       <div className="col-span-2 flex gap-2 sm:col-span-1">
         <Button type="submit" variant="secondary">
-          Search
+          {t("searchButton")}
         </Button>
         {filtered ? (
           <Link href="/documents#documents-list" className="inline-flex h-10 items-center rounded-md px-3 text-sm font-medium text-slate-700 hover:bg-slate-100">
-            Clear
+            {t("clear")}
           </Link>
         ) : null}
       </div>

@@ -1,7 +1,10 @@
 "use client";
 import { useId, useRef, useState, type FormEvent } from "react";
 import type { CreateDocumentInput } from "@/lib/esign/schemas";
-import { documentNameError } from "@/lib/document-name";
+import { isDocumentNameLongEnough, NAME_MAX_LENGTH, NAME_MIN_LENGTH } from "@/lib/document-name";
+import { useLocale, useTranslations } from "next-intl";
+import { ignoreEnterWhileComposing } from "@/lib/input/ime";
+import { normalizeFileName } from "@/lib/input/normalize";
 import { formatBytes } from "@/lib/upload/format";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -19,6 +22,16 @@ type Props = {
 
 let nextStagedId = 0;
 
+/** The name rule of lib/document-name.ts, in the page's language. */
+function useNameError(): (name: string) => string | undefined {
+  const t = useTranslations("upload");
+  const errors = useTranslations("errors");
+  return (name) => {
+    if (name.length > NAME_MAX_LENGTH) return t("nameTooLong", { max: NAME_MAX_LENGTH });
+    return isDocumentNameLongEnough(name) ? undefined : errors("NAME_TOO_SHORT", { min: NAME_MIN_LENGTH });
+  };
+}
+
 /** Choose files, check or edit each document's name, pick a document type, and queue them for upload. */
 export function DocumentForm({ doctypeSuggestions, onFilesChosen, onSubmit }: Props) {
   const [staged, setStaged] = useState<StagedFile[]>([]);
@@ -26,10 +39,13 @@ export function DocumentForm({ doctypeSuggestions, onFilesChosen, onSubmit }: Pr
   const listId = useId();
   const doctypeId = useId();
   const formRef = useRef<HTMLFormElement>(null);
+  const t = useTranslations("upload");
+  const documentNameError = useNameError();
 
   const addFiles = (files: File[]) => {
     onFilesChosen();
-    setStaged((current) => [...current, ...files.map((file) => ({ id: `staged-${++nextStagedId}`, file, name: file.name }))]);
+    // NFC: a name from macOS comes decomposed; the document is named as the user would type it.
+    setStaged((current) => [...current, ...files.map((file) => ({ id: `staged-${++nextStagedId}`, file, name: normalizeFileName(file.name) }))]);
   };
 
   const submit = (event: FormEvent) => {
@@ -48,14 +64,15 @@ export function DocumentForm({ doctypeSuggestions, onFilesChosen, onSubmit }: Pr
   return (
     <Card>
       <CardHeader>
-        <CardTitle>New document</CardTitle>
-        <CardDescription>The name defaults to the file&apos;s name; change it if you like.</CardDescription>
+        <CardTitle>{t("formTitle")}</CardTitle>
+        <CardDescription>{t("formDescription")}</CardDescription>
       </CardHeader>
       <CardContent>
-        <form ref={formRef} noValidate onSubmit={submit} className="flex flex-col gap-5" aria-label="New document">
+        {/* Enter that confirms an IME conversion (Japanese input) must not submit the form. */}
+        <form ref={formRef} noValidate onSubmit={submit} onKeyDown={ignoreEnterWhileComposing} className="flex flex-col gap-5" aria-label={t("formLabel")}>
           <FileDropZone onFiles={addFiles} />
           {staged.length > 0 ? (
-            <ul className="flex flex-col gap-3" aria-label="Files to upload">
+            <ul className="flex flex-col gap-3" aria-label={t("filesLabel")}>
               {staged.map((s) => (
                 <StagedFileRow
                   key={s.id}
@@ -71,13 +88,13 @@ export function DocumentForm({ doctypeSuggestions, onFilesChosen, onSubmit }: Pr
             </ul>
           ) : null}
           <div className="flex flex-col gap-1.5">
-            <Label htmlFor={doctypeId}>Document type</Label>
+            <Label htmlFor={doctypeId}>{t("doctype")}</Label>
             <Input
               id={doctypeId}
               list={listId}
               value={doctype}
               maxLength={100}
-              placeholder="e.g. contract"
+              placeholder={t("doctypePlaceholder")}
               onChange={(event) => setDoctype(event.target.value)}
               autoComplete="off"
             />
@@ -89,9 +106,9 @@ export function DocumentForm({ doctypeSuggestions, onFilesChosen, onSubmit }: Pr
           </div>
           <div className="flex flex-wrap items-center gap-3">
             <Button type="submit" disabled={staged.length === 0}>
-              {staged.length > 1 ? `Upload ${staged.length} files` : "Upload"}
+              {t("submit", { count: staged.length })}
             </Button>
-            {staged.length === 0 ? <p className="text-sm text-slate-500">Choose a file to start.</p> : null}
+            {staged.length === 0 ? <p className="text-sm text-slate-500">{t("chooseToStart")}</p> : null}
           </div>
         </form>
       </CardContent>
@@ -103,18 +120,20 @@ function StagedFileRow({ staged, onRename, onRemove }: { staged: StagedFile; onR
   const inputId = useId();
   const errorId = useId();
   const fileInfoId = useId();
+  const t = useTranslations("upload");
+  const locale = useLocale();
   return (
     <li className="flex flex-col gap-2 rounded-lg border border-slate-200 p-3" data-testid="staged-file">
       <div className="flex items-center justify-between gap-3">
         <p id={fileInfoId} className="min-w-0 truncate text-sm text-slate-600">
-          <span className="font-medium text-slate-800">{staged.file.name}</span> · {formatBytes(staged.file.size)}
+          <span className="font-medium text-slate-800">{staged.file.name}</span> · {formatBytes(staged.file.size, locale)}
         </p>
-        <Button variant="ghost" size="sm" onClick={onRemove} aria-label={`Remove ${staged.file.name}`}>
-          Remove
+        <Button variant="ghost" size="sm" onClick={onRemove} aria-label={t("removeFile", { name: staged.file.name })}>
+          {t("remove")}
         </Button>
       </div>
       <div className="flex flex-col gap-1.5">
-        <Label htmlFor={inputId}>Name</Label>
+        <Label htmlFor={inputId}>{t("name")}</Label>
         <Input
           id={inputId}
           data-staged-id={staged.id}

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { getLocale, getTranslations } from "next-intl/server";
 import { isDatabaseUnavailable } from "@/lib/db/database-errors";
 import { listDocuments, type DocumentPage } from "@/lib/documents/document-records";
 import { DOCUMENTS_PER_PAGE, isFiltered, newerHref, olderHref, type DocumentListParams } from "@/lib/documents/document-list-params";
@@ -10,6 +11,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { LocalTime } from "@/components/local-time";
 import { DocumentFilters } from "@/app/documents/_components/document-filters";
 import { StatusBadge } from "@/app/documents/_components/document-status";
+import { useTranslations } from "next-intl";
 
 type Props = { userKey: string; params: DocumentListParams; doctypeSuggestions: string[] };
 
@@ -38,21 +40,26 @@ async function loadPage(userKey: string, params: DocumentListParams): Promise<Lo
  * the list then says so instead of showing nothing.
  */
 export async function DocumentList({ userKey, params, doctypeSuggestions }: Props) {
-  const loaded = await loadPage(userKey, params);
+  const [loaded, t, documents, locale] = await Promise.all([
+    loadPage(userKey, params),
+    getTranslations("documentList"),
+    getTranslations("documents"),
+    getLocale(),
+  ]);
   return (
     <Card aria-labelledby="documents-list-title" id="documents-list" data-testid="document-list">
       <CardHeader layout="row" className="flex-wrap items-start">
         <div>
-          <CardTitle id="documents-list-title">Your documents</CardTitle>
-          <CardDescription>Kept by this app for your account, on every device you sign in from.</CardDescription>
+          <CardTitle id="documents-list-title">{t("title")}</CardTitle>
+          <CardDescription>{t("description")}</CardDescription>
         </div>
-        <div role="group" className="flex items-center gap-1 text-sm" aria-label="Export your documents">
-          <span className="text-slate-600">Export:</span>
+        <div role="group" className="flex items-center gap-1 text-sm" aria-label={t("exportLabel")}>
+          <span className="text-slate-600">{t("export")}</span>
           <a href="/api/documents/export?format=csv" download className={buttonClasses("ghost", "sm")}>
-            CSV
+            {t("csv")}
           </a>
           <a href="/api/documents/export?format=json" download className={buttonClasses("ghost", "sm")}>
-            JSON
+            {t("json")}
           </a>
         </div>
       </CardHeader>
@@ -60,14 +67,13 @@ export async function DocumentList({ userKey, params, doctypeSuggestions }: Prop
         <DocumentFilters params={params} doctypeSuggestions={doctypeSuggestions} />
         {"problem" in loaded ? (
           loaded.problem === "database" ? (
-            <Alert tone="warning" title="Your document list is unavailable right now" data-testid="documents-unavailable">
-              The app cannot reach its record of your documents. Uploads still work: what you upload now is added to
-              this list once the record is back. Reload the page in a few minutes.
+            <Alert tone="warning" title={t("unavailableTitle")} data-testid="documents-unavailable">
+              {t("unavailableBody")}
             </Alert>
           ) : (
-            <Alert tone="warning" title="This page link is not valid">
+            <Alert tone="warning" title={t("badCursorTitle")}>
               <Link href="/documents#documents-list" className="underline">
-                Go to the newest documents
+                {t("badCursorLink")}
               </Link>
             </Alert>
           )
@@ -75,15 +81,15 @@ export async function DocumentList({ userKey, params, doctypeSuggestions }: Prop
           <EmptyList params={params} />
         ) : (
           <>
-            <ul className="flex flex-col divide-y divide-slate-100" aria-label="Documents, newest first">
+            <ul className="flex flex-col divide-y divide-slate-100" aria-label={t("listLabel")}>
               {loaded.page.documents.map((doc) => (
                 <li key={doc.itemId} className="flex flex-col gap-1 py-3 first:pt-0 sm:flex-row sm:items-center sm:justify-between sm:gap-4" data-testid="document-row">
                   <div className="flex min-w-0 flex-col gap-0.5">
                     <Link href={`/documents/${encodeURIComponent(doc.itemId)}`} className="truncate font-medium text-brand-700 underline-offset-2 hover:underline">
-                      {doc.name || "(no name)"}
+                      {doc.name || documents("noName")}
                     </Link>
                     <span className="text-xs text-slate-600">
-                      {doc.doctype || "No type"} · {doc.size === null ? "size unknown" : formatBytes(doc.size)} · <LocalTime iso={doc.createdAt} style="absolute" />
+                      {doc.doctype || documents("noType")} · {doc.size === null ? documents("sizeUnknown") : formatBytes(doc.size, locale)} · <LocalTime iso={doc.createdAt} style="absolute" />
                     </span>
                   </div>
                   <StatusBadge status={doc.status} />
@@ -99,12 +105,13 @@ export async function DocumentList({ userKey, params, doctypeSuggestions }: Prop
 }
 
 function EmptyList({ params }: { params: DocumentListParams }) {
+  const t = useTranslations("documentList");
   if (isFiltered(params)) {
     return (
       <p className="text-sm text-slate-600" data-testid="documents-empty">
-        No document matches this search.{" "}
+        {t("noMatch")}{" "}
         <Link href="/documents#documents-list" className="font-medium text-brand-700 underline">
-          Show all your documents
+          {t("showAll")}
         </Link>
       </p>
     );
@@ -112,33 +119,34 @@ function EmptyList({ params }: { params: DocumentListParams }) {
   if (params.cursor) {
     return (
       <p className="text-sm text-slate-600" data-testid="documents-empty">
-        No older documents.
+        {t("noOlder")}
       </p>
     );
   }
   return (
     <div className="flex flex-col gap-1 rounded-lg border border-dashed border-slate-300 px-4 py-6 text-center" data-testid="documents-empty">
-      <p className="font-medium text-slate-900">No documents yet</p>
-      <p className="text-sm text-slate-600">Documents you upload here are listed on every device you sign in from.</p>
+      <p className="font-medium text-slate-900">{t("emptyTitle")}</p>
+      <p className="text-sm text-slate-600">{t("emptyBody")}</p>
     </div>
   );
 }
 
 function Pagination({ params, nextCursor }: { params: DocumentListParams; nextCursor: string | null }) {
+  const t = useTranslations("documentList");
   const newer = newerHref(params);
   if (!newer && !nextCursor) return null;
   return (
-    <nav aria-label="Pages of your documents" className="flex justify-between gap-2">
+    <nav aria-label={t("pagesLabel")} className="flex justify-between gap-2">
       {newer ? (
         <Link href={newer} className={buttonClasses("secondary", "sm")} rel="prev">
-          ← Newer
+          {t("newer")}
         </Link>
       ) : (
         <span />
       )}
       {nextCursor ? (
         <Link href={olderHref(params, nextCursor)} className={buttonClasses("secondary", "sm")} rel="next">
-          Older →
+          {t("older")}
         </Link>
       ) : null}
     </nav>

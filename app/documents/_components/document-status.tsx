@@ -1,15 +1,6 @@
 import type { DocumentStatus } from "@/lib/db/schema";
+import { useTranslations } from "next-intl";
 import { cn } from "@/lib/utils";
-
-/** Each status in words, for the badge and the filter. */
-export const STATUS_LABELS: Record<DocumentStatus, string> = {
-  created: "Created, no file yet",
-  uploading: "Uploading",
-  uploaded: "Uploaded",
-  failed: "Upload failed",
-  abandoned: "Cancelled",
-  replaced: "Replaced",
-};
 
 const TONES: Record<DocumentStatus, string> = {
   created: "border-slate-300 bg-slate-50 text-slate-700",
@@ -20,11 +11,12 @@ const TONES: Record<DocumentStatus, string> = {
   replaced: "border-amber-200 bg-amber-50 text-amber-900",
 };
 
-/** The document's status as a small labelled badge (text, not colour alone, carries the meaning). */
+/** The document's status as a small labelled badge, in words from the catalog (`documentStatus`) (text, not colour alone, carries the meaning). */
 export function StatusBadge({ status }: { status: DocumentStatus }) {
+  const t = useTranslations("documentStatus");
   return (
     <span className={cn("inline-flex shrink-0 items-center self-start rounded-full sm:self-auto border px-2 py-0.5 text-xs font-medium", TONES[status])} data-status={status}>
-      {STATUS_LABELS[status]}
+      {t(status)}
     </span>
   );
 }

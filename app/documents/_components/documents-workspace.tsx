@@ -1,6 +1,7 @@
 "use client";
 import { useEffect, useState } from "react";
 import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { Alert } from "@/components/ui/alert";
 import type { BlockSettings } from "@/lib/upload/resume-point";
 import type { SavedUpload } from "@/lib/upload/saved-upload";
@@ -33,6 +34,7 @@ export function DocumentsWorkspace({ allowedOrigins, doctypeSuggestions, userKey
     onUploaded: () => void deliverReports().finally(() => router.refresh()),
   });
   const [interrupted, setInterrupted] = useState<SavedUpload[]>([]);
+  const t = useTranslations("upload");
 
   useEffect(() => {
     // No IndexedDB (some private modes): uploads still work, they just cannot resume after a reload.
@@ -59,8 +61,8 @@ export function DocumentsWorkspace({ allowedOrigins, doctypeSuggestions, userKey
       <InterruptedUploads uploads={interrupted} onResume={resumeSaved} onDiscard={discardSaved} />
       <DocumentForm doctypeSuggestions={doctypeSuggestions} onFilesChosen={uploads.prepare} onSubmit={uploads.enqueue} />
       {uploads.loadFailed ? (
-        <Alert tone="error" title="The uploader could not be loaded">
-          Check your connection, then choose the file again.
+        <Alert tone="error" title={t("loaderFailedTitle")}>
+          {t("loaderFailedBody")}
         </Alert>
       ) : null}
       <UploadList

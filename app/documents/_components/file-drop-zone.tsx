@@ -1,5 +1,6 @@
 "use client";
 import { useId, useState, type DragEvent } from "react";
+import { useTranslations } from "next-intl";
 import { cn } from "@/lib/utils";
 
 /**
@@ -10,6 +11,7 @@ export function FileDropZone({ onFiles }: { onFiles: (files: File[]) => void }) 
   const inputId = useId();
   const hintId = useId();
   const [dragging, setDragging] = useState(false);
+  const t = useTranslations("upload");
 
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
@@ -35,7 +37,7 @@ export function FileDropZone({ onFiles }: { onFiles: (files: File[]) => void }) 
       <svg aria-hidden="true" viewBox="0 0 24 24" className="size-8 text-slate-400" fill="none" stroke="currentColor" strokeWidth={1.5}>
         <path strokeLinecap="round" strokeLinejoin="round" d="M12 16V4m0 0-4 4m4-4 4 4M4 16v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2" />
       </svg>
-      <p className="text-sm text-slate-700">Drag files here, or</p>
+      <p className="text-sm text-slate-700">{t("dropHere")}</p>
       <input
         id={inputId}
         type="file"
@@ -53,10 +55,10 @@ export function FileDropZone({ onFiles }: { onFiles: (files: File[]) => void }) 
         htmlFor={inputId}
         className="inline-flex h-10 cursor-pointer items-center rounded-md border border-slate-300 bg-white px-4 text-sm font-medium text-slate-800 shadow-sm hover:bg-slate-50 peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-brand-600"
       >
-        Choose files
+        {t("chooseFiles")}
       </label>
       <p id={hintId} className="text-xs text-slate-500">
-        Any file type. Several files are uploaded one after another.
+        {t("dropHint")}
       </p>
     </div>
   );

@@ -1,5 +1,6 @@
 "use client";
 import { useId, useState } from "react";
+import { useLocale, useTranslations } from "next-intl";
 import { formatBytes } from "@/lib/upload/format";
 import { planBlocks } from "@/lib/upload/block-layout";
 import type { SavedUpload } from "@/lib/upload/saved-upload";
@@ -15,12 +16,13 @@ type Props = {
 
 /** Block uploads a reload interrupted: pick the same file again to send only the missing blocks. */
 export function InterruptedUploads({ uploads, onResume, onDiscard }: Props) {
+  const t = useTranslations("upload");
   if (uploads.length === 0) return null;
   return (
     <Card aria-labelledby="interrupted-title">
       <CardHeader>
-        <CardTitle id="interrupted-title">Interrupted uploads</CardTitle>
-        <CardDescription>The page was closed or reloaded during these uploads. Choose the same file to continue.</CardDescription>
+        <CardTitle id="interrupted-title">{t("interruptedTitle")}</CardTitle>
+        <CardDescription>{t("interruptedDescription")}</CardDescription>
       </CardHeader>
       <ul className="divide-y divide-slate-100">
         {uploads.map((saved) => (
@@ -35,11 +37,11 @@ function InterruptedRow({ saved, onResume, onDiscard }: { saved: SavedUpload; on
   const inputId = useId();
   const [refused, setRefused] = useState(false);
   const [checking, setChecking] = useState(false);
+  const t = useTranslations("upload");
+  const locale = useLocale();
   const label = saved.input.name || saved.fileName;
   const { count } = planBlocks(saved.size, saved.blockSize);
-  const progress = saved.point
-    ? `${saved.point.staged.length} of ${count} blocks sent`
-    : "Its upload link is no longer kept: it will start over with a new one";
+  const progress = saved.point ? t("blocksSent", { sent: saved.point.staged.length, count }) : t("linkNotKept");
 
   const pick = async (file: File | undefined) => {
     if (!file) return;
@@ -55,7 +57,7 @@ function InterruptedRow({ saved, onResume, onDiscard }: { saved: SavedUpload; on
         <div className="min-w-0">
           <h3 className="truncate text-sm font-semibold text-slate-900">{label}</h3>
           <p className="text-xs text-slate-500">
-            {saved.fileName} · {formatBytes(saved.size)} · {progress}
+            {saved.fileName} · {formatBytes(saved.size, locale)} · {progress}
           </p>
         </div>
         <div className="flex gap-2">
@@ -70,17 +72,17 @@ function InterruptedRow({ saved, onResume, onDiscard }: { saved: SavedUpload; on
             }}
           />
           <label htmlFor={inputId} className={buttonClasses("primary", "sm", "cursor-pointer peer-focus-visible:ring-2 peer-focus-visible:ring-brand-600")}>
-            {checking ? "Checking…" : "Resume"}
-            <span className="sr-only">: choose {saved.fileName} again</span>
+            {checking ? t("checking") : t("resume")}
+            <span className="sr-only">{t("chooseAgain", { fileName: saved.fileName })}</span>
           </label>
-          <Button variant="ghost" size="sm" onClick={() => onDiscard(saved)} aria-label={`Discard interrupted upload of ${label}`}>
-            Discard
+          <Button variant="ghost" size="sm" onClick={() => onDiscard(saved)} aria-label={t("discardLabel", { name: label })}>
+            {t("discard")}
           </Button>
         </div>
       </div>
       {refused ? (
         <p role="alert" className="text-sm text-red-700" data-testid="resume-refused">
-          That is not the same file (its size, date or first bytes differ). Choose {saved.fileName} as it was when the upload started.
+          {t("notSameFile", { fileName: saved.fileName })}
         </p>
       ) : null}
     </li>

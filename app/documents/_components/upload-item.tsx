@@ -1,5 +1,8 @@
 "use client";
 import { useEffect, useRef } from "react";
+import { useLocale, useTranslations } from "next-intl";
+import { useErrorText } from "@/lib/i18n/error-text";
+import { UploadError } from "@/lib/upload/upload-error";
 import { ApiError } from "@/lib/api-client";
 import { formatBytes, formatDuration, formatSpeed } from "@/lib/upload/format";
 import { RETRY_DELAYS_MS } from "@/lib/upload/backoff";
@@ -22,55 +25,56 @@ type Props = {
   onResume: () => void;
 };
 
-const NOTICES: Record<Exclude<NonNullable<QueueItem["notice"]>, "fallback">, string> = {
-  restarted: "The earlier upload link had expired, so this upload started over with a new one.",
-  "blocks-discarded": "Blocks already sent were never committed; storage deletes them on its own.",
-};
+type UploadTranslator = ReturnType<typeof useTranslations<"upload">>;
+
+const NOTICES = { restarted: "noticeRestarted", "blocks-discarded": "noticeBlocksDiscarded" } as const;
 
 /** The notice stays on the row after the upload ends, so its tense follows the row's status. */
-function noticeText(notice: NonNullable<QueueItem["notice"]>, status: QueueItem["status"]): string {
-  if (notice !== "fallback") return NOTICES[notice];
-  const refused = "Storage refused staged blocks for this address, so the file";
-  if (status === "done") return `${refused} was sent in one piece.`;
-  if (status === "failed" || status === "cancelled") return `${refused} went in one piece (no pause or resume).`;
-  return `${refused} is sent in one piece (no pause or resume).`;
+function noticeText(t: UploadTranslator, notice: NonNullable<QueueItem["notice"]>, status: QueueItem["status"]): string {
+  if (notice !== "fallback") return t(NOTICES[notice]);
+  if (status === "done") return t("fallbackDone");
+  if (status === "failed" || status === "cancelled") return t("fallbackEnded");
+  return t("fallbackActive");
 }
 
 /** What is happening now, in words: announced to screen readers on each change (not on each percent). */
-function describeStage(item: QueueItem): string {
-  if (item.status === "queued") return item.resumePoint ? "Waiting to resume" : "Waiting for the upload before it to finish";
-  if (item.status === "paused") return "Paused — Resume sends only the blocks still missing";
+function describeStage(t: UploadTranslator, item: QueueItem, locale: string): string {
+  if (item.status === "queued") return item.resumePoint ? t("waitingToResume") : t("waitingForPrevious");
+  if (item.status === "paused") return t("paused");
   const stage: UploadStage | null = item.stage;
   switch (stage?.stage) {
     case "hashing":
-      return "Computing the checksum";
+      return t("hashing");
     case "creating":
-      return "Creating the document";
+      return t("creating");
     case "uploading":
-      return stage.mode === "blocks" ? "Uploading in blocks" : "Uploading";
+      return stage.mode === "blocks" ? t("uploadingBlocks") : t("uploading");
     case "retrying":
-      return `Connection lost — retrying in ${formatDuration(stage.delayMs / 1000)} (attempt ${stage.attempt} of ${RETRY_DELAYS_MS.length})`;
+      return t("retrying", { delay: formatDuration(stage.delayMs / 1000, locale), attempt: stage.attempt, attempts: RETRY_DELAYS_MS.length });
     case "renewing":
-      return "Your upload link was refused — creating the document again for a new link";
+      return t("renewing");
     case "restarting":
-      return "Your earlier upload link expired — starting over with a new one";
+      return t("restarting");
     default:
-      return "Starting";
+      return t("starting");
   }
 }
 
-function progressDetails(item: QueueItem): { value: number | null; text: string } {
+function progressDetails(t: UploadTranslator, item: QueueItem, locale: string): { value: number | null; text: string } {
   const { stage, progress, file } = item;
   if (stage?.stage === "hashing") {
     const value = file.size === 0 ? 100 : Math.floor((stage.hashedBytes / file.size) * 100);
-    return { value, text: `${value} % of ${formatBytes(file.size)} checked` };
+    return { value, text: t("checked", { percent: value, size: formatBytes(file.size, locale) }) };
   }
-  if (!progress) return { value: null, text: formatBytes(file.size) };
-  const parts = [`${progress.percent} %`, `${formatBytes(progress.loaded)} of ${formatBytes(progress.total)}`];
+  if (!progress) return { value: null, text: formatBytes(file.size, locale) };
+  const parts = [
+    t("percent", { percent: progress.percent }),
+    t("ofTotal", { loaded: formatBytes(progress.loaded, locale), total: formatBytes(progress.total, locale) }),
+  ];
   // A paused upload has no pace: its last speed and time left would be stale.
   if (item.status === "paused") return { value: progress.percent, text: parts.join(" · ") };
-  if (progress.bytesPerSecond) parts.push(formatSpeed(progress.bytesPerSecond));
-  if (progress.secondsLeft !== null && progress.percent < 100) parts.push(`${formatDuration(progress.secondsLeft)} left`);
+  if (progress.bytesPerSecond) parts.push(formatSpeed(progress.bytesPerSecond, locale));
+  if (progress.secondsLeft !== null && progress.percent < 100) parts.push(t("timeLeft", { duration: formatDuration(progress.secondsLeft, locale) }));
   return { value: progress.percent, text: parts.join(" · ") };
 }
 
@@ -78,6 +82,8 @@ export function UploadItem(props: Props) {
   const { item } = props;
   const rowRef = useRef<HTMLElement>(null);
   const wasActive = useRef(false);
+  const t = useTranslations("upload");
+  const locale = useLocale();
 
   // When the row's buttons change under the user (Cancel or Pause disappears), keep keyboard focus in the
   // row — on Resume after a pause, the one thing a keyboard user wants next.
@@ -94,7 +100,7 @@ export function UploadItem(props: Props) {
     <article
       ref={rowRef}
       tabIndex={-1}
-      aria-label={`Upload of ${item.input.name || item.file.name}`}
+      aria-label={t("itemLabel", { name: item.input.name || item.file.name })}
       data-testid="upload-item"
       data-status={item.status}
       className="flex flex-col gap-3 px-5 py-4 focus-visible:outline-none"
@@ -103,7 +109,7 @@ export function UploadItem(props: Props) {
         <div className="min-w-0">
           <h3 className="truncate text-sm font-semibold text-slate-900">{item.input.name || item.file.name}</h3>
           <p className="text-xs text-slate-500">
-            {formatBytes(item.file.size)}
+            {formatBytes(item.file.size, locale)}
             {item.input.doctype ? ` · ${item.input.doctype}` : ""}
           </p>
         </div>
@@ -112,7 +118,7 @@ export function UploadItem(props: Props) {
       <ItemBody item={item} />
       {item.notice ? (
         <p className="text-xs text-slate-600" data-testid="upload-notice" data-notice={item.notice}>
-          {noticeText(item.notice, item.status)}
+          {noticeText(t, item.notice, item.status)}
         </p>
       ) : null}
     </article>
@@ -120,6 +126,8 @@ export function UploadItem(props: Props) {
 }
 
 function ItemActions({ item, onCancel, onRetry, onDismiss, onPause, onResume }: Props) {
+  const t = useTranslations("upload");
+  const common = useTranslations("common");
   const label = item.input.name || item.file.name;
   if (item.status === "queued" || item.status === "active" || item.status === "paused") {
     // Only a block upload can stop and go on where it was; a single PUT would start again from byte 0.
@@ -127,17 +135,17 @@ function ItemActions({ item, onCancel, onRetry, onDismiss, onPause, onResume }: 
     return (
       <div className="flex gap-2">
         {canPause ? (
-          <Button variant="secondary" size="sm" onClick={onPause} aria-label={`Pause upload of ${label}`}>
-            Pause
+          <Button variant="secondary" size="sm" onClick={onPause} aria-label={t("pauseLabel", { name: label })}>
+            {t("pause")}
           </Button>
         ) : null}
         {item.status === "paused" ? (
-          <Button size="sm" onClick={onResume} data-action="resume" aria-label={`Resume upload of ${label}`}>
-            Resume
+          <Button size="sm" onClick={onResume} data-action="resume" aria-label={t("resumeLabel", { name: label })}>
+            {t("resume")}
           </Button>
         ) : null}
-        <Button variant="secondary" size="sm" onClick={onCancel} aria-label={`Cancel upload of ${label}`}>
-          Cancel
+        <Button variant="secondary" size="sm" onClick={onCancel} aria-label={t("cancelLabel", { name: label })}>
+          {t("cancel")}
         </Button>
       </div>
     );
@@ -146,17 +154,19 @@ function ItemActions({ item, onCancel, onRetry, onDismiss, onPause, onResume }: 
     <div className="flex gap-2">
       {item.status !== "done" ? (
         <Button variant="secondary" size="sm" onClick={onRetry}>
-          {item.status === "cancelled" ? "Upload again" : "Try again"}
+          {item.status === "cancelled" ? t("uploadAgain") : common("tryAgain")}
         </Button>
       ) : null}
-      <Button variant="ghost" size="sm" onClick={onDismiss} aria-label={`Dismiss ${label}`}>
-        Dismiss
+      <Button variant="ghost" size="sm" onClick={onDismiss} aria-label={t("dismissLabel", { name: label })}>
+        {t("dismiss")}
       </Button>
     </div>
   );
 }
 
 function ItemBody({ item }: { item: QueueItem }) {
+  const t = useTranslations("upload");
+  const locale = useLocale();
   if (item.status === "done" && item.result) {
     return (
       <div className="flex flex-col gap-3" data-testid="upload-success">
@@ -164,27 +174,27 @@ function ItemBody({ item }: { item: QueueItem }) {
           <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="currentColor">
             <path fillRule="evenodd" d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.6l7.3-7.3a1 1 0 0 1 1.4 0Z" clipRule="evenodd" />
           </svg>
-          Uploaded
+          {t("uploaded")}
         </p>
         <DocumentFacts document={item.result} />
       </div>
     );
   }
-  if (item.status === "failed" && item.error) return <UploadFailure cause={item.error.cause} message={item.error.message} />;
+  if (item.status === "failed" && item.error) return <UploadFailure cause={item.error.cause} />;
   if (item.status === "cancelled") {
     return (
       <p role="status" className="text-sm text-slate-600" data-testid="upload-cancelled">
-        Upload cancelled. The file was not stored.
+        {t("cancelled")}
       </p>
     );
   }
-  const { value, text } = progressDetails(item);
-  const stageText = describeStage(item);
+  const { value, text } = progressDetails(t, item, locale);
+  const stageText = describeStage(t, item, locale);
   return (
     <div className="flex flex-col gap-2">
       <ProgressBar
         value={item.status === "queued" ? 0 : value}
-        label={`${stageText}: ${item.input.name || item.file.name}`}
+        label={t("progressLabel", { stage: stageText, name: item.input.name || item.file.name })}
         valueText={text}
       />
       <div className="flex flex-wrap justify-between gap-x-4 gap-y-1 text-xs text-slate-600">
@@ -197,20 +207,25 @@ function ItemBody({ item }: { item: QueueItem }) {
   );
 }
 
-function UploadFailure({ cause, message }: { cause: unknown; message: string }) {
+/** Why the upload failed, in the page's language: storage's refusals by their code, our route handlers' by theirs. */
+function UploadFailure({ cause }: { cause: unknown }) {
   const support = useBrandSupport();
+  const t = useTranslations("upload");
+  const uploadErrors = useTranslations("uploadErrors");
+  const common = useTranslations("common");
+  const errorText = useErrorText();
+  const message = cause instanceof UploadError ? uploadErrors(cause.code) : errorText(cause instanceof Error ? cause : new Error(String(cause)));
   if (cause instanceof ApiError && cause.needsSignIn) {
     return (
-      <Alert tone="warning" title="Your session has expired" action={<SignInAgainButton />}>
+      <Alert tone="warning" title={t("sessionExpiredTitle")} action={<SignInAgainButton />}>
         {message}
       </Alert>
     );
   }
-  const reference = cause instanceof ApiError && cause.requestId ? ` (reference ${cause.requestId})` : "";
   return (
-    <Alert tone="error" title="Upload failed" data-testid="upload-error">
+    <Alert tone="error" title={t("failedTitle")} data-testid="upload-error">
       {message}
-      {reference}
+      {cause instanceof ApiError && cause.requestId ? <> {common("reference", { requestId: cause.requestId })}</> : null}
       <SupportContact support={support} className="mt-1" />
     </Alert>
   );

@@ -1,6 +1,8 @@
 "use client";
 import { useState } from "react";
 import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
+import { useErrorText } from "@/lib/i18n/error-text";
 import { fetchJson } from "@/lib/api-client";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -14,6 +16,8 @@ export function RemoveDocumentButton({ itemId, name }: { itemId: string; name: s
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const t = useTranslations("document");
+  const errorText = useErrorText();
 
   const remove = async () => {
     setBusy(true);
@@ -23,7 +27,7 @@ export function RemoveDocumentButton({ itemId, name }: { itemId: string; name: s
       router.push("/documents");
       router.refresh();
     } catch (e) {
-      setError(e instanceof Error ? e.message : "The document could not be removed. Please try again.");
+      setError(e instanceof Error ? errorText(e) : t("removeFailed"));
       setBusy(false);
     }
   };
@@ -31,13 +35,13 @@ export function RemoveDocumentButton({ itemId, name }: { itemId: string; name: s
   return (
     <>
       <Button variant="secondary" className="shrink-0 whitespace-nowrap" onClick={() => setOpen(true)}>
-        Remove from this list
+        {t("remove")}
       </Button>
       <ConfirmDialog
         open={open}
-        title="Remove from this list?"
-        confirmLabel="Remove from this list"
-        busyLabel="Removing…"
+        title={t("removeTitle")}
+        confirmLabel={t("remove")}
+        busyLabel={t("removing")}
         busy={busy}
         onConfirm={() => void remove()}
         onDismiss={() => {
@@ -46,8 +50,10 @@ export function RemoveDocumentButton({ itemId, name }: { itemId: string; name: s
         }}
       >
         <p>
-          <strong className="font-medium text-slate-900">{name || "This document"}</strong> leaves your list in this app, on
-          every device. The document itself stays in your e-signature account: nothing is deleted at the service.
+          {t.rich("removeBody", {
+            name: name || t("thisDocument"),
+            strong: (chunks) => <strong className="font-medium text-slate-900">{chunks}</strong>,
+          })}
         </p>
         {error ? (
           <p role="alert" className="mt-2 text-red-700">
