@@ -357,7 +357,7 @@ describe("the session folder's lock", () => {
     const here = tempDir();
     lockedBy(here, gone.pid!);
     expect(() => lockStoreDir(here)).not.toThrow();
-    expect(JSON.parse(readFileSync(join(here, "server.lock"), "utf8"))).toEqual({ pid: process.pid, host: hostname() });
+    expect(JSON.parse(readFileSync(join(here, "server.lock"), "utf8"))).toMatchObject({ pid: process.pid, host: hostname() });
     const elsewhere = tempDir();
     lockedBy(elsewhere, 1, "another-host", 60_000);
     expect(() => lockStoreDir(elsewhere)).not.toThrow();
