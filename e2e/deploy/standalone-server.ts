@@ -2,6 +2,7 @@ import path from "node:path";
 import { startStandaloneApp as start, type StandaloneApp } from "../../scripts/lib/standalone-app";
 import { SERVER_LOG_DIR } from "../server-log-scan";
 import { urls } from "../ports";
+import { sessionStoreDir } from "../session-store-scan";
 
 export type { StandaloneApp };
 
@@ -13,9 +14,17 @@ export const sandboxEnv = {
   ESIGN_STORAGE_ORIGINS: urls.blob,
 };
 
-/** A standalone app instance whose output lands in .e2e-logs/, where the global teardown scans it. */
+/**
+ * A standalone app instance whose output lands in .e2e-logs/, where the global teardown scans it. Its embedded
+ * session store is a folder of its own by port (one server per folder; the teardown scans them all) unless `env`
+ * names one.
+ */
 export function startStandaloneApp(options: { dir: string; port: number; name: string; env: Record<string, string> }): Promise<StandaloneApp> {
-  return start({ ...options, logFile: path.join(SERVER_LOG_DIR, `${options.name}.log`) });
+  return start({
+    ...options,
+    env: { SESSION_STORE_DIR: sessionStoreDir(options.port), ...options.env },
+    logFile: path.join(SERVER_LOG_DIR, `${options.name}.log`),
+  });
 }
 
 /** The JSON access lines an app instance wrote for requests with this id. */
