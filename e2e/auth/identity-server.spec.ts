@@ -5,6 +5,9 @@ import { signIn, users, waitForExpiry } from "../fixtures/users";
 import { ACCESS_TOKEN_TTL_SECONDS, urls } from "../ports";
 import { APP_SECRET } from "../secrets";
 
+/** The app refreshes this long before a token expires (2 s for the e2e sandbox's 8 s tokens: lib/session/session-record.ts). */
+const REFRESH_MARGIN_SECONDS = 2;
+
 /**
  * Against an IdentityServer-style auth server (the sandbox's `identityserver` style): JWT access tokens of
  * enterprise size, a fresh id_token on every refresh, signing keys that rotate. The session's tokens live in the
@@ -69,15 +72,22 @@ test.describe("against an IdentityServer-style auth server", () => {
       const tabs: Page[] = [page, ...(await Promise.all(Array.from({ length: TABS - 1 }, () => context.newPage())))];
       await Promise.all(tabs.map((tab) => tab.goto("/account")));
       const before = await admin.stats();
+      let refreshesDue = 0;
       for (let expiry = 1; expiry <= EXPIRIES; expiry++) {
         await waitForExpiry(page, ACCESS_TOKEN_TTL_SECONDS);
         // Every tab at once: a page render and an API call each.
+        const started = Date.now();
         await Promise.all(tabs.map((tab) => tab.reload()));
         const statuses = await Promise.all(tabs.map(async (tab) => (await tab.request.get("/api/account")).status()));
         expect(statuses, `API answers after expiry ${expiry}`).toEqual(Array(TABS).fill(200));
         for (const tab of tabs) await expect(tab.getByTestId("account-record")).toContainText(users.alice.email);
         const stats = await admin.stats();
-        expect(stats.grants.refresh_token - before.grants.refresh_token, `refreshes after expiry ${expiry}`).toBe(expiry);
+        // One refresh per expiry. Work still going on a refresh margin before the new token's end (a loaded
+        // machine: four tabs' renders and prefetches) makes one more refresh legitimately due, never several.
+        refreshesDue += Date.now() - started > (ACCESS_TOKEN_TTL_SECONDS - REFRESH_MARGIN_SECONDS) * 1000 ? 2 : 1;
+        const refreshes = stats.grants.refresh_token - before.grants.refresh_token;
+        expect(refreshes, `refreshes after expiry ${expiry}`).toBeGreaterThanOrEqual(expiry);
+        expect(refreshes, `refreshes after expiry ${expiry}`).toBeLessThanOrEqual(refreshesDue);
         expect(stats.refreshReuse).toBe(before.refreshReuse);
       }
 
