@@ -69,7 +69,8 @@ test.describe("refresh-token rotation", () => {
     await waitForExpiry(page, ACCESS_TOKEN_TTL_SECONDS);
     await page.reload();
     await expect(page.getByText("We could not load your account")).toBeVisible();
-    await expect(page.getByText("We could not renew your session with the e-signature service just now")).toBeVisible();
+    // The UI's words for SERVICE_UNAVAILABLE (messages/en.json): the service is unavailable, not the session expired.
+    await expect(page.getByText("The e-signature service is not available right now.")).toBeVisible();
     await expect(page.getByText("Your session has expired")).toHaveCount(0);
     const during = await page.request.get("/api/account");
     expect(during.status()).toBe(503);
