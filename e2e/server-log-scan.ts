@@ -17,6 +17,12 @@ const LEAK_PATTERNS: [string, RegExp][] = [
   ["an AUTH_SECRET", /e2e-only-[a-z-]*secret/],
 ];
 
+async function readSandbox<T>(api: string, what: string): Promise<T> {
+  const response = await fetch(`${api}/_sandbox/${what}`);
+  if (!response.ok) throw new Error(`server-log scan: could not read ${what} from ${api} (${response.status})`);
+  return (await response.json()) as T;
+}
+
 type AccessLine = { msg?: string; requestId?: string };
 
 function parseLine(line: string): AccessLine | null {
@@ -38,11 +44,13 @@ function parseLine(line: string): AccessLine | null {
 export default async function scanServerLogs(): Promise<void> {
   // Each worker has its own sandbox: what they issued and saw, together.
   const sandboxApis = Array.from({ length: workerCount }, (_, slot) => slotUrls(slotPorts(slot)).api);
+  // Asked first, before the file scans: a connection idle through those (seconds) is closed by the sandbox.
   const tokens: string[] = [];
+  const ids: string[] = [];
   for (const api of sandboxApis) {
-    const response = await fetch(`${api}/_sandbox/issued-tokens`);
-    if (!response.ok) throw new Error(`server-log scan: could not read issued tokens from ${api} (${response.status})`);
-    tokens.push(...((await response.json()) as { tokens: string[] }).tokens);
+    tokens.push(...(await readSandbox<{ tokens: string[] }>(api, "issued-tokens")).tokens);
+    const seen = await readSandbox<{ requests: { requestId: string | null }[] }>(api, "request-ids");
+    ids.push(...seen.requests.flatMap((r) => (r.requestId ? [r.requestId] : [])));
   }
   const secrets = [...tokens, "partner-app-secret"];
   const files = existsSync(SERVER_LOG_DIR) ? readdirSync(SERVER_LOG_DIR).filter((f) => f.endsWith(".log")) : [];
@@ -72,11 +80,6 @@ export default async function scanServerLogs(): Promise<void> {
   const appPorts = Array.from({ length: workerCount }, (_, slot) => [slotPorts(slot).app, slotPorts(slot).devClientApp]).flat();
   const databases = scanDatabases({ logDir: SERVER_LOG_DIR, databaseDirs: embeddedDatabaseDirs(appPorts, runStartedMs), secrets, patterns: LEAK_PATTERNS });
 
-  const ids: string[] = [];
-  for (const api of sandboxApis) {
-    const seen = (await (await fetch(`${api}/_sandbox/request-ids`)).json()) as { requests: { requestId: string | null }[] };
-    ids.push(...seen.requests.flatMap((r) => (r.requestId ? [r.requestId] : [])));
-  }
   const unmatched = ids.filter((id) => !loggedIds.has(id));
   if (unmatched.length > 0) {
     throw new Error(`server-log scan: ${unmatched.length} of ${ids.length} request ids the service saw are on no app access line (e.g. ${unmatched[0]})`);

@@ -24,8 +24,13 @@ const ALLOWED_WORDS = new Set([
   "Chrome", "Firefox", "Safari", "Edge", "Mobile", "Windows", "Linux", "macOS", "Android", "iPhone", "iPad",
 ]);
 
+/** The page's words, less what the app marks translate="no": names and types people gave their documents (other specs' records are listed too). */
 async function latinWords(page: Page): Promise<string[]> {
-  const text = await page.locator("body").innerText();
+  const text = await page.locator("body").evaluate((body: HTMLElement) => {
+    let all = body.innerText;
+    for (const data of body.querySelectorAll<HTMLElement>('[translate="no"]')) all = all.replace(data.innerText, " ");
+    return all;
+  });
   return [...text.matchAll(/\b[A-Za-z_]{4,}\b/g)].map((m) => m[0]).filter((w) => !ALLOWED_WORDS.has(w));
 }
 

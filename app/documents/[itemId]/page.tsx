@@ -53,7 +53,9 @@ export default async function DocumentPage({ params }: Props) {
       <BackLink />
       <div className="flex flex-col gap-2 sm:flex-row sm:items-start sm:justify-between">
         <div className="flex min-w-0 flex-col gap-1">
-          <h1 className="break-words text-2xl font-bold tracking-tight">{document.name || documents("noName")}</h1>
+          <h1 className="break-words text-2xl font-bold tracking-tight" translate={document.name ? "no" : undefined}>
+            {document.name || documents("noName")}
+          </h1>
           <div className="flex flex-wrap items-center gap-2 text-sm text-slate-600">
             <StatusBadge status={document.status} />
             <span>{document.doctype || documents("noType")}</span>

@@ -21,7 +21,7 @@ export function DocumentFacts({ document }: Props) {
   ) : null;
   // [field (its data-field, stable for tests), label, value]
   const rows: [string, string, ReactNode][] = [
-    ["Name", t("factName"), document.name || "—"],
+    ["Name", t("factName"), document.name ? <span translate="no">{document.name}</span> : "—"],
     ["Item ID", t("factItemId"), document.itemId],
     ["File ID", t("factFileId"), document.fileId],
     ["Sub-document", t("factSubdocument"), String(document.subdocid)],

@@ -85,11 +85,11 @@ export async function DocumentList({ userKey, params, doctypeSuggestions }: Prop
               {loaded.page.documents.map((doc) => (
                 <li key={doc.itemId} className="flex flex-col gap-1 py-3 first:pt-0 sm:flex-row sm:items-center sm:justify-between sm:gap-4" data-testid="document-row">
                   <div className="flex min-w-0 flex-col gap-0.5">
-                    <Link href={`/documents/${encodeURIComponent(doc.itemId)}`} className="truncate font-medium text-brand-700 underline-offset-2 hover:underline">
+                    <Link href={`/documents/${encodeURIComponent(doc.itemId)}`} className="truncate font-medium text-brand-700 underline-offset-2 hover:underline" translate={doc.name ? "no" : undefined}>
                       {doc.name || documents("noName")}
                     </Link>
                     <span className="text-xs text-slate-600">
-                      {doc.doctype || documents("noType")} · {doc.size === null ? documents("sizeUnknown") : formatBytes(doc.size, locale)} · <LocalTime iso={doc.createdAt} style="absolute" />
+                      {doc.doctype ? <span translate="no">{doc.doctype}</span> : documents("noType")} · {doc.size === null ? documents("sizeUnknown") : formatBytes(doc.size, locale)} · <LocalTime iso={doc.createdAt} style="absolute" />
                     </span>
                   </div>
                   <StatusBadge status={doc.status} />

@@ -107,7 +107,7 @@ export function UploadItem(props: Props) {
     >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
-          <h3 className="truncate text-sm font-semibold text-slate-900">{item.input.name || item.file.name}</h3>
+          <h3 className="truncate text-sm font-semibold text-slate-900" translate="no">{item.input.name || item.file.name}</h3>
           <p className="text-xs text-slate-500">
             {formatBytes(item.file.size, locale)}
             {item.input.doctype ? ` · ${item.input.doctype}` : ""}
