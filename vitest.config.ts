@@ -16,7 +16,8 @@ export default defineConfig({
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    fileParallelism: false,
+    // Two files at a time on two cores; files that start servers take ports per worker (tests/support/worker-port.ts).
+    maxWorkers: 2,
     // Through Vite rather than Node, so that the "next/server" alias above reaches next-auth's own imports.
     server: { deps: { inline: ["next-auth"] } },
   },

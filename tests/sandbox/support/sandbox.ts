@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { startSandbox, type RunningSandbox, type SandboxConfig, type StatsSnapshot } from "../../../sandbox/index";
+import { workerPort } from "../../support/worker-port";
 
 export const REDIRECT_URI = "http://localhost:3000/api/auth/callback/esign";
 
-/** Test ports are 41xx so a developer's sandbox on the default 400x ports keeps running undisturbed. */
+/** Test ports are 41xx (per worker: workerPort) so a developer's sandbox on the default 400x ports keeps running undisturbed. */
 export function startTestSandbox(overrides: Partial<SandboxConfig> = {}): Promise<RunningSandbox> {
-  return startSandbox({ authPort: 4100, apiPort: 4101, blobPort: 4102, ...overrides });
+  return startSandbox({ authPort: workerPort(4100), apiPort: workerPort(4101), blobPort: workerPort(4102), ...overrides });
 }
 
 export async function resetSandbox(sandbox: RunningSandbox): Promise<void> {
