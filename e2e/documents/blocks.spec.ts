@@ -63,6 +63,8 @@ async function startUpload(page: Page, file: GeneratedFile) {
 }
 
 test.describe("block upload", () => {
+  // Independent tests (each resets the sandbox), long for their large files: spread over the workers.
+  test.describe.configure({ mode: "parallel" });
   test.beforeEach(async ({ admin }) => {
     await admin.reset();
   });

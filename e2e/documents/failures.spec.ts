@@ -7,6 +7,8 @@ import { MiB, expectStored, listedDocument, stageFile, watchStorageRequests, wri
 const upload = (page: import("@playwright/test").Page) => page.getByRole("button", { name: "Upload", exact: true }).click();
 
 test.describe("document upload when something goes wrong", () => {
+  // Independent tests (each resets the sandbox): spread over the workers.
+  test.describe.configure({ mode: "parallel" });
   test.beforeEach(async ({ admin }) => {
     await admin.reset();
   });
