@@ -30,6 +30,7 @@ export function createResumeSaver(userKey: string, store: Store, hashBlock = has
           blockSize: point.blockSize,
           firstBlockMd5: await md5,
           input: item.input,
+          itemId: point.created.itemId,
           point,
         }),
       );

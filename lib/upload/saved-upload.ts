@@ -17,6 +17,11 @@ export type SavedUpload = {
   /** Base64 MD5 of the file's first block: tells a different file with the same name, size and date apart. */
   firstBlockMd5: string;
   input: CreateDocumentInput;
+  /**
+   * The document the blocks go to: kept after the endpoint expires (with `point`), so that discarding the upload
+   * closes its record and starting it over replaces it. Absent in uploads saved before it was kept.
+   */
+  itemId?: string;
   point: ResumePoint | null;
 };
 

@@ -72,6 +72,8 @@ export type UploadDocumentOptions = {
   blockRefusals?: Set<string>;
   /** Where an earlier, interrupted block upload of this same file got to (pause or reload). */
   resumeFrom?: ResumePoint;
+  /** The document an interrupted upload of this file was going to, when its link has expired and been forgotten: the new one replaces it. */
+  replacesItemId?: string;
   /** Called whenever a block upload can be resumed from a new point; null once there is nothing to resume. */
   onResumePoint?: (point: ResumePoint | null) => void;
   /** Told each milestone of the document for the app's record; returns at once, the upload never waits on it. */
@@ -102,7 +104,7 @@ export async function uploadDocument(options: UploadDocumentOptions): Promise<Up
   const { report = () => {}, now = () => Date.now() } = options;
   let resumeFrom = options.resumeFrom;
   /** The item whose link expired while the upload was interrupted: the document created now replaces it. */
-  let expiredItemId: string | undefined;
+  let expiredItemId = options.replacesItemId;
   if (resumeFrom && sasExpired(resumeFrom.created.uploadendpoint)) {
     onResumePoint?.(null);
     onStage?.({ stage: "restarting" });

@@ -23,6 +23,8 @@ export type QueueItem = {
   error: QueueItemError | null;
   /** Where a block upload can pick up again (pause, dropped connection, reload); null in single-PUT mode. */
   resumePoint: ResumePoint | null;
+  /** The document an interrupted upload went to before its link expired: this one replaces it. */
+  replacesItemId: string | null;
   notice: QueueItemNotice | null;
 };
 
@@ -37,8 +39,17 @@ export type RunUpload = (
   input: CreateDocumentInput,
   onStage: (stage: UploadStage) => void,
   signal: AbortSignal,
-  resume: { from: ResumePoint | null; onPoint: (point: ResumePoint | null) => void },
+  resume: { from: ResumePoint | null; replaces: string | null; onPoint: (point: ResumePoint | null) => void },
 ) => Promise<UploadedDocument>;
+
+export type UploadQueueOptions = {
+  /** Clock for the progress tracker's rate and time left. */
+  now?: () => number;
+  /** Persists resume points so an upload survives a reload. */
+  saver?: ResumeSaver;
+  /** A paused upload was cancelled: the document its staged blocks were for will never get its file. */
+  onAbandoned?: (itemId: string) => void;
+};
 
 let nextId = 0;
 
@@ -53,12 +64,19 @@ export class UploadQueue {
   private readonly controllers = new Map<string, AbortController>();
   private readonly pausing = new Set<string>();
 
+  private readonly now: () => number;
+  private readonly saver?: ResumeSaver;
+  private readonly onAbandoned?: (itemId: string) => void;
+
   constructor(
     private readonly run: RunUpload,
     private readonly onUploaded: (doc: UploadedDocument) => void,
-    private readonly now: () => number = () => performance.now(),
-    private readonly saver?: ResumeSaver,
-  ) {}
+    options: UploadQueueOptions = {},
+  ) {
+    this.now = options.now ?? (() => performance.now());
+    this.saver = options.saver;
+    this.onAbandoned = options.onAbandoned;
+  }
 
   subscribe = (listener: () => void) => {
     this.listeners.add(listener);
@@ -68,9 +86,11 @@ export class UploadQueue {
   getSnapshot = (): readonly QueueItem[] => this.items;
 
   /** Adds files at the end of the queue and starts the next one if nothing is uploading. */
-  enqueue(entries: { file: File; input: CreateDocumentInput; resumeFrom?: ResumePoint; notice?: QueueItemNotice; id?: string }[]): void {
+  enqueue(
+    entries: { file: File; input: CreateDocumentInput; resumeFrom?: ResumePoint; replacesItemId?: string; notice?: QueueItemNotice; id?: string }[],
+  ): void {
     const added = entries.map(
-      ({ file, input, resumeFrom, notice, id }): QueueItem => ({
+      ({ file, input, resumeFrom, replacesItemId, notice, id }): QueueItem => ({
         // A resumed upload keeps its saved id, so its saved record is updated rather than duplicated.
         id: id ?? `upload-${Date.now().toString(36)}-${++nextId}`,
         file,
@@ -81,6 +101,7 @@ export class UploadQueue {
         result: null,
         error: null,
         resumePoint: resumeFrom ?? null,
+        replacesItemId: replacesItemId ?? null,
         notice: notice ?? null,
       }),
     );
@@ -94,6 +115,8 @@ export class UploadQueue {
     if (item?.status === "queued") this.remove(id);
     else if (item?.status === "paused") {
       this.update(id, { status: "cancelled", stage: null, progress: null, resumePoint: null, notice: "blocks-discarded" });
+      // Its run already ended with the pause, so nothing else tells the record that this document is given up.
+      if (item.resumePoint) this.onAbandoned?.(item.resumePoint.created.itemId);
     }
     else this.controllers.get(id)?.abort();
     this.saver?.remove(id);
@@ -154,7 +177,7 @@ export class UploadQueue {
       else this.saver?.remove(next.id);
     };
 
-    this.run(next.file, next.input, onStage, controller.signal, { from: next.resumePoint, onPoint })
+    this.run(next.file, next.input, onStage, controller.signal, { from: next.resumePoint, replaces: next.replacesItemId, onPoint })
       .then(
         (result) => {
           // A cancel that arrives after storage answered 201 is too late: the file is stored, so say so.

@@ -18,9 +18,10 @@ const saved = (point: SavedUpload["point"]): SavedUpload => ({
   blockSize: 4,
   firstBlockMd5: "md5:abcd",
   input: { docid: null, name: "scan.bin", doctype: "" },
+  itemId: "item-1",
   point,
 });
-const pointFor = (se: string) => ({ created: { uploadendpoint: endpoint(se) } as never, md5: null, blockSize: 4, staged: [0] });
+const pointFor = (se: string) => ({ created: { itemId: "item-1", uploadendpoint: endpoint(se) } as never, md5: null, blockSize: 4, staged: [0] });
 
 describe("saved uploads", () => {
   it("treats a SAS as expired from a minute before its `se`", () => {
@@ -35,6 +36,8 @@ describe("saved uploads", () => {
     expect(expired.point).toBeNull();
     expect(JSON.stringify(expired)).not.toContain("sig=");
     expect(expired.fileName).toBe("scan.bin");
+    // Still known: discarding the upload closes this document's record, starting it over replaces it.
+    expect(expired.itemId).toBe("item-1");
   });
 
   it("recognises the same file by size, last-modified and its first block's MD5, and refuses another", async () => {
@@ -49,7 +52,7 @@ describe("saved uploads", () => {
   it("writes one upload's points in order, so the removal after completion is never overtaken by a save", async () => {
     const log: string[] = [];
     const store = {
-      save: async (s: SavedUpload) => void log.push(`save ${s.point!.staged.join(",")} ${s.firstBlockMd5}`),
+      save: async (s: SavedUpload) => void log.push(`save ${s.point!.staged.join(",")} ${s.firstBlockMd5} ${s.itemId}`),
       remove: async (id: string) => void log.push(`remove ${id}`),
     };
     const slowHash = (block: Blob) => new Promise<string>((r) => setTimeout(async () => r(await md5OfText(block)), 20));
@@ -59,6 +62,6 @@ describe("saved uploads", () => {
     saver.save(item, { ...pointFor("2026-11-26T11:00:00Z"), staged: [0, 1] });
     saver.remove("upload-1");
     await new Promise((r) => setTimeout(r, 50));
-    expect(log).toEqual(["save 0 md5:abcd", "save 0,1 md5:abcd", "remove upload-1"]);
+    expect(log).toEqual(["save 0 md5:abcd item-1", "save 0,1 md5:abcd item-1", "remove upload-1"]);
   });
 });

@@ -153,7 +153,7 @@ describe("uploadDocument", () => {
 
 describe("uploadDocument's reports for the app's record", () => {
   type Reported = { itemId: string } & UploadMilestone;
-  const reportRun = (create: ReturnType<typeof createDocument>, options: { signal?: AbortSignal } = {}) => {
+  const reportRun = (create: ReturnType<typeof createDocument>, options: { signal?: AbortSignal; replacesItemId?: string } = {}) => {
     const reports: Reported[] = [];
     let clock = 1_000;
     const outcome = uploadDocument({
@@ -209,6 +209,13 @@ describe("uploadDocument's reports for the app's record", () => {
       `uploaded ${ITEM_2}`,
     ]);
     expect(reports[1]).toMatchObject({ replacedByItemId: ITEM_2 });
+  });
+
+  it("starting over an interrupted upload whose link expired and was forgotten reports the old item replaced by the new one", async () => {
+    const { outcome, reports } = reportRun(createDocument(), { replacesItemId: ITEM_2 });
+    await outcome;
+    expect(reports.map(({ itemId, type }) => `${type} ${itemId}`)).toEqual([`replaced ${ITEM_2}`, `upload_started ${ITEM_1}`, `uploaded ${ITEM_1}`]);
+    expect(reports[0]).toMatchObject({ replacedByItemId: ITEM_1 });
   });
 
   it("reports a failure with the code the user was shown, on the document it happened to", async () => {

@@ -64,8 +64,8 @@ describe("UploadQueue", () => {
     expect(queue.getSnapshot().map((i) => i.status)).toEqual(["active"]);
   });
 
-  it("pauses a block upload keeping its staged blocks, and resumes it from them; saves and forgets the point", async () => {
-    const point = (staged: number[]) => ({ created: {} as never, md5: null, blockSize: 10, staged });
+  it("pauses a block upload keeping its staged blocks, and resumes it from them; saves and forgets the point; a paused one cancelled is abandoned", async () => {
+    const point = (staged: number[]) => ({ created: { itemId: "item-big" } as never, md5: null, blockSize: 10, staged });
     const froms: (ResumePoint | null)[] = [];
     let report: (p: ResumePoint | null) => void = () => {};
     const run: RunUpload = (_f, _input, _onStage, signal, resume) =>
@@ -75,9 +75,13 @@ describe("UploadQueue", () => {
         signal.addEventListener("abort", () => reject(new UploadError("UPLOAD_CANCELLED")));
       });
     const saved: string[] = [];
-    const queue = new UploadQueue(run, () => {}, undefined, {
-      save: (item, p) => saved.push(`save ${item.id} ${p.staged.join(",")}`),
-      remove: (id) => saved.push(`remove ${id}`),
+    const abandoned: string[] = [];
+    const queue = new UploadQueue(run, () => {}, {
+      saver: {
+        save: (item, p) => saved.push(`save ${item.id} ${p.staged.join(",")}`),
+        remove: (id) => saved.push(`remove ${id}`),
+      },
+      onAbandoned: (itemId) => abandoned.push(itemId),
     });
     queue.enqueue([{ file: file("big"), input: input("big") }]);
     const id = queue.getSnapshot()[0]!.id;
@@ -91,10 +95,22 @@ describe("UploadQueue", () => {
     expect(queue.getSnapshot()[0]).toMatchObject({ status: "paused", resumePoint: { staged: [0, 1] } });
     queue.resume(id);
     expect(froms).toEqual([null, point([0, 1])]);
+    // A cancel while running ends the run, which reports it; only a cancel while paused is the queue's to report.
     queue.cancel(id);
     await flush();
     expect(queue.getSnapshot()[0]).toMatchObject({ status: "cancelled", resumePoint: null, notice: "blocks-discarded" });
     expect(saved).toEqual([`save ${id} 0,1`, `remove ${id}`, `remove ${id}`]);
+    expect(abandoned).toEqual([]);
+
+    queue.retry(id);
+    const again = queue.getSnapshot()[0]!.id;
+    report(point([0]));
+    queue.pause(again);
+    await flush();
+    expect(queue.getSnapshot()[0]!.status).toBe("paused");
+    queue.cancel(again);
+    expect(queue.getSnapshot()[0]).toMatchObject({ status: "cancelled", resumePoint: null });
+    expect(abandoned).toEqual(["item-big"]);
   });
 
   it("keeps a note on the row when an expired upload link made the upload start over, and when blocks fell back", async () => {

@@ -34,12 +34,12 @@ export function createUploadQueue(options: {
         blocks: uploadBlocks,
         blockRefusals,
         resumeFrom: resume.from ?? undefined,
+        replacesItemId: resume.replaces ?? undefined,
         onResumePoint: resume.onPoint,
         report,
       }),
     onUploaded,
-    undefined,
-    createResumeSaver(userKey, savedUploadStore),
+    { saver: createResumeSaver(userKey, savedUploadStore), onAbandoned: (itemId) => report(itemId, { type: "abandoned" }) },
   );
 }
 

@@ -24,7 +24,7 @@ type Props = {
 
 export function DocumentsWorkspace({ allowedOrigins, doctypeSuggestions, userKey, uploadBlocks }: Props) {
   const router = useRouter();
-  const { deliverReports } = useDocumentRecordSync(userKey);
+  const { deliverReports, reportAbandoned } = useDocumentRecordSync(userKey);
   // userKey is fixed for the page's life: another sign-in is a full navigation.
   const uploads = useUploadQueue({
     allowedOrigins,
@@ -47,13 +47,15 @@ export function DocumentsWorkspace({ allowedOrigins, doctypeSuggestions, userKey
     uploads.enqueue([
       saved.point
         ? { file, input: saved.input, resumeFrom: saved.point, id: saved.id }
-        : { file, input: saved.input, id: saved.id, notice: "restarted" },
+        : { file, input: saved.input, id: saved.id, notice: "restarted", ...(saved.itemId ? { replacesItemId: saved.itemId } : {}) },
     ]);
     return true;
   };
   const discardSaved = (saved: SavedUpload) => {
     setInterrupted((current) => current.filter((s) => s.id !== saved.id));
     void savedUploadStore.remove(saved.id).catch(() => undefined);
+    const itemId = saved.point?.created.itemId ?? saved.itemId;
+    if (itemId) reportAbandoned(itemId);
   };
 
   return (

@@ -13,6 +13,11 @@ export function useDocumentRecordSync(userKey: string) {
   const router = useRouter();
 
   const deliverReports = useCallback(() => loadDelivery().then(({ reportOutboxFor }) => reportOutboxFor(userKey).flush()), [userKey]);
+  /** The user gave up an interrupted upload: its document will never get the file. */
+  const reportAbandoned = useCallback(
+    (itemId: string) => void loadDelivery().then(({ reportOutboxFor }) => reportOutboxFor(userKey).report(itemId, { type: "abandoned" }), () => undefined),
+    [userKey],
+  );
 
   useEffect(() => {
     void deliverReports().catch(() => undefined);
@@ -29,5 +34,5 @@ export function useDocumentRecordSync(userKey: string) {
       .catch(() => undefined);
   }, [userKey, router]);
 
-  return { deliverReports };
+  return { deliverReports, reportAbandoned };
 }
