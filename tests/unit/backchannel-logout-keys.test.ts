@@ -5,6 +5,7 @@ import { errors as joseErrors, exportJWK, generateKeyPair, SignJWT, type CryptoK
 import { NextRequest } from "next/server";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { startStandInIssuer, type StandInIssuer } from "../support/stand-in-issuer";
+import { setAppEnv } from "../support/app-env";
 
 // One reading of jose's errors for both tokens the app verifies (id_token, logout token): no keys → retry later
 // (a logout answered 503 with Retry-After), a bad token → refused (400). And a logout that failed half-way
@@ -28,11 +29,7 @@ beforeAll(async () => {
   storeDir = await mkdtemp(join(tmpdir(), "backchannel-keys-"));
   const { publicKey, privateKey } = await generateKeyPair("RS256");
   rotated = { privateKey, jwk: { ...(await exportJWK(publicKey)), kid: "k2", alg: "RS256", use: "sig" } };
-  Object.assign(process.env, {
-    AUTH_SECRET: "unit-test-secret-0123456789abcdef0123456789",
-    ESIGN_AUTH_URL: standIn.url,
-    ESIGN_API_URL: "http://127.0.0.1:1",
-    ESIGN_CLIENT_ID: "partner-app",
+  setAppEnv(standIn.url, {
     SESSION_STORE_DIR: storeDir,
   });
 });

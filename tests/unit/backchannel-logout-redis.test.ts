@@ -3,6 +3,7 @@ import { NextRequest } from "next/server";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { startRedisServer, type RunningRedis } from "../../scripts/lib/redis-server";
 import { startStandInIssuer, type StandInIssuer } from "../support/stand-in-issuer";
+import { setAppEnv } from "../support/app-env";
 
 // Back-channel logout by `sid` on the Redis store, with a short idle timeout: a session kept alive by requests
 // long after its sign-in (no refresh: its tokens last) must still be found through its service session.
@@ -16,11 +17,7 @@ let standIn: StandInIssuer;
 beforeAll(async () => {
   redis = await startRedisServer(REDIS_PORT);
   standIn = await startStandInIssuer();
-  Object.assign(process.env, {
-    AUTH_SECRET: "unit-test-secret-0123456789abcdef0123456789",
-    ESIGN_AUTH_URL: standIn.url,
-    ESIGN_API_URL: "http://127.0.0.1:1",
-    ESIGN_CLIENT_ID: "partner-app",
+  setAppEnv(standIn.url, {
     REDIS_URL: redis.url,
     SESSION_IDLE_TIMEOUT_MINUTES: String(IDLE_MINUTES),
   });

@@ -5,6 +5,7 @@ import { SignJWT } from "jose";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startStandInIssuer, type StandInIssuer } from "../support/stand-in-issuer";
+import { setAppEnv } from "../support/app-env";
 
 // A session store that cannot answer: its directory is a plain file, so every operation fails.
 let standIn: StandInIssuer;
@@ -15,11 +16,7 @@ beforeAll(async () => {
   standIn = await startStandInIssuer();
   scratch = await mkdtemp(join(tmpdir(), "backchannel-unavailable-"));
   await writeFile(join(scratch, "not-a-directory"), "");
-  Object.assign(process.env, {
-    AUTH_SECRET: "unit-test-secret-0123456789abcdef0123456789",
-    ESIGN_AUTH_URL: standIn.url,
-    ESIGN_API_URL: "http://127.0.0.1:1",
-    ESIGN_CLIENT_ID: "partner-app",
+  setAppEnv(standIn.url, {
     SESSION_STORE_DIR: join(scratch, "not-a-directory"),
   });
   ({ POST } = await import("@/app/api/auth/backchannel-logout/route"));

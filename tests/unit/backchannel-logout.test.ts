@@ -5,6 +5,7 @@ import { generateKeyPair, SignJWT, type CryptoKey, type JWTPayload } from "jose"
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startStandInIssuer, type StandInIssuer } from "../support/stand-in-issuer";
+import { setAppEnv } from "../support/app-env";
 
 // The route over a real embedded session store and a stand-in issuer: which sessions a logout token ends.
 let standIn: StandInIssuer;
@@ -16,11 +17,7 @@ let storeName: typeof import("@/lib/session/session-keys").storeName;
 beforeAll(async () => {
   standIn = await startStandInIssuer();
   storeDir = await mkdtemp(join(tmpdir(), "backchannel-logout-"));
-  Object.assign(process.env, {
-    AUTH_SECRET: "unit-test-secret-0123456789abcdef0123456789",
-    ESIGN_AUTH_URL: standIn.url,
-    ESIGN_API_URL: "http://127.0.0.1:1",
-    ESIGN_CLIENT_ID: "partner-app",
+  setAppEnv(standIn.url, {
     SESSION_STORE_DIR: storeDir,
   });
   ({ POST } = await import("@/app/api/auth/backchannel-logout/route"));

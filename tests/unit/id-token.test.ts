@@ -1,6 +1,7 @@
 import { generateKeyPair, SignJWT, type CryptoKey } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStandInIssuer, type StandInIssuer } from "../support/stand-in-issuer";
+import { setAppEnv } from "../support/app-env";
 
 // A stand-in issuer publishing discovery and one signing key; the app must accept only tokens it signed.
 let standIn: StandInIssuer;
@@ -11,12 +12,7 @@ let verifyIdToken: (token: string) => Promise<unknown>;
 beforeAll(async () => {
   standIn = await startStandInIssuer();
   ({ url: issuer, signingKey } = standIn);
-  Object.assign(process.env, {
-    AUTH_SECRET: "unit-test-secret-0123456789abcdef0123456789",
-    ESIGN_AUTH_URL: issuer,
-    ESIGN_API_URL: "http://127.0.0.1:1",
-    ESIGN_CLIENT_ID: "partner-app",
-  });
+  setAppEnv(issuer);
   ({ verifyIdToken } = await import("@/lib/auth/id-token"));
 });
 

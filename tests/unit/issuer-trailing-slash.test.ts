@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { esignProvider } from "@/lib/auth/esign-provider";
 import { parseConfig } from "@/lib/env";
 import { startStandInIssuer, type StandInIssuer } from "../support/stand-in-issuer";
+import { setAppEnv } from "../support/app-env";
 
 // An identity service that publishes its issuer with a trailing slash (https://tenant.example/), as several do.
 let standIn: StandInIssuer;
@@ -11,11 +12,7 @@ let verifyIdToken: (token: string) => Promise<unknown>;
 
 beforeAll(async () => {
   standIn = await startStandInIssuer({ issuerWithTrailingSlash: true });
-  Object.assign(process.env, {
-    AUTH_SECRET: "unit-test-secret-0123456789abcdef0123456789",
-    ESIGN_AUTH_URL: standIn.issuer,
-    ESIGN_API_URL: "http://127.0.0.1:1",
-    ESIGN_CLIENT_ID: "partner-app",
+  setAppEnv(standIn.issuer, {
     ESIGN_CLIENT_SECRET: "partner-secret",
   });
   ({ verifyIdToken } = await import("@/lib/auth/id-token"));

@@ -1,6 +1,7 @@
 import { generateKeyPair, SignJWT, type CryptoKey, type JWTPayload } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStandInIssuer, type StandInIssuer } from "../support/stand-in-issuer";
+import { setAppEnv } from "../support/app-env";
 
 // A stand-in issuer publishing discovery and one signing key (kid k1): logout tokens must come from it.
 let standIn: StandInIssuer;
@@ -9,12 +10,7 @@ let InvalidLogoutTokenError: typeof import("@/lib/auth/logout-token").InvalidLog
 
 beforeAll(async () => {
   standIn = await startStandInIssuer();
-  Object.assign(process.env, {
-    AUTH_SECRET: "unit-test-secret-0123456789abcdef0123456789",
-    ESIGN_AUTH_URL: standIn.url,
-    ESIGN_API_URL: "http://127.0.0.1:1",
-    ESIGN_CLIENT_ID: "partner-app",
-  });
+  setAppEnv(standIn.url);
   ({ verifyLogoutToken, InvalidLogoutTokenError } = await import("@/lib/auth/logout-token"));
 });
 

@@ -5,6 +5,7 @@ import { generateKeyPair, SignJWT, type CryptoKey } from "jose";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { startStandInIssuer, type StandInIssuer } from "../support/stand-in-issuer";
 import type { SessionRecord } from "@/lib/session/session-record";
+import { setAppEnv } from "../support/app-env";
 
 // A stand-in auth server (discovery, one key, a token endpoint answering what each test sets) and the embedded
 // session store in a directory of this file's own.
@@ -25,11 +26,7 @@ let m: Modules;
 beforeAll(async () => {
   standIn = await startStandInIssuer();
   ({ url: issuer, signingKey } = standIn);
-  Object.assign(process.env, {
-    AUTH_SECRET: "unit-test-secret-0123456789abcdef0123456789",
-    ESIGN_AUTH_URL: issuer,
-    ESIGN_API_URL: "http://127.0.0.1:1",
-    ESIGN_CLIENT_ID: "partner-app",
+  setAppEnv(issuer, {
     ESIGN_CLIENT_SECRET: "unit-test-client-secret",
     SESSION_STORE_DIR: storeDir,
   });

@@ -5,6 +5,7 @@ import { generateKeyPair, SignJWT } from "jose";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { startStandInIssuer, type StandInIssuer } from "../support/stand-in-issuer";
 import type { SessionRecord } from "@/lib/session/session-record";
+import { setAppEnv } from "../support/app-env";
 
 // How a failed refresh is read (the token endpoint's error code first, its status only without one) and what each
 // case does to the session: a refused refresh token ends it, a refused client (a deploy's wrong secret) keeps it.
@@ -23,11 +24,7 @@ let m: Modules;
 
 beforeAll(async () => {
   standIn = await startStandInIssuer();
-  Object.assign(process.env, {
-    AUTH_SECRET: "unit-test-secret-0123456789abcdef0123456789",
-    ESIGN_AUTH_URL: standIn.url,
-    ESIGN_API_URL: "http://127.0.0.1:1",
-    ESIGN_CLIENT_ID: "partner-app",
+  setAppEnv(standIn.url, {
     ESIGN_CLIENT_SECRET: "unit-test-client-secret",
     SESSION_STORE_DIR: storeDir,
     // Only read: metrics are recorded when something could scrape them.

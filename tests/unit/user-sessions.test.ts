@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startStandInIssuer, type StandInIssuer } from "../support/stand-in-issuer";
+import { setAppEnv } from "../support/app-env";
 
 // The user's list of sessions over a real embedded store; the stand-in issuer publishes no revocation endpoint.
 let standIn: StandInIssuer;
@@ -15,11 +16,7 @@ let storeName: typeof import("@/lib/session/session-keys").storeName;
 beforeAll(async () => {
   standIn = await startStandInIssuer();
   storeDir = await mkdtemp(join(tmpdir(), "user-sessions-"));
-  Object.assign(process.env, {
-    AUTH_SECRET: "unit-test-secret-0123456789abcdef0123456789",
-    ESIGN_AUTH_URL: standIn.url,
-    ESIGN_API_URL: "http://127.0.0.1:1",
-    ESIGN_CLIENT_ID: "partner-app",
+  setAppEnv(standIn.url, {
     SESSION_STORE_DIR: storeDir,
   });
   sessions = await import("@/lib/session/sessions");
