@@ -1,3 +1,5 @@
+import { envPort } from "../scripts/lib/env-port";
+
 /**
  * Where the e2e servers listen. Every Playwright worker has a slot of its own — a sandbox and the two apps —
  * so a spec reads only its own worker's sandbox counters and faults, as if it ran alone. Slot n listens on the
@@ -5,7 +7,6 @@
  * The app must be reached as `localhost` (not 127.0.0.1): Next rewrites one to the other and the OAuth
  * redirect_uri must match exactly.
  */
-const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
 const SLOT_STRIDE = 10;
 
@@ -13,7 +14,7 @@ const SLOT_STRIDE = 10;
  * Workers, each with its own slot of servers. Set it with E2E_WORKERS, not Playwright's --workers: the config
  * starts one slot per worker before any test runs.
  */
-export const workerCount = Math.max(1, port("E2E_WORKERS", 2));
+export const workerCount = Math.max(1, Number(process.env.E2E_WORKERS || 2));
 
 export type SlotPorts = ReturnType<typeof slotPorts>;
 
@@ -21,13 +22,13 @@ export type SlotPorts = ReturnType<typeof slotPorts>;
 export function slotPorts(slot: number) {
   const offset = slot * SLOT_STRIDE;
   return {
-    app: port("E2E_APP_PORT", 3000) + offset,
-    devClientApp: port("E2E_DEV_APP_PORT", 3001) + offset,
-    auth: port("E2E_AUTH_PORT", 4000) + offset,
-    api: port("E2E_API_PORT", 4001) + offset,
-    blob: port("E2E_BLOB_PORT", 4002) + offset,
+    app: envPort("E2E_APP_PORT", 3000) + offset,
+    devClientApp: envPort("E2E_DEV_APP_PORT", 3001) + offset,
+    auth: envPort("E2E_AUTH_PORT", 4000) + offset,
+    api: envPort("E2E_API_PORT", 4001) + offset,
+    blob: envPort("E2E_BLOB_PORT", 4002) + offset,
     /** An app with a wrong client secret, started by e2e/auth/sign-in-paths.spec.ts alone. */
-    misconfiguredApp: port("E2E_MISCONFIGURED_APP_PORT", 4310) + offset,
+    misconfiguredApp: envPort("E2E_MISCONFIGURED_APP_PORT", 4310) + offset,
   };
 }
 

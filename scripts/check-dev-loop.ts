@@ -12,11 +12,11 @@ import { chromium } from "@playwright/test";
 import { chromiumArgs, chromiumExecutablePath } from "../e2e/chromium-path";
 import { users } from "../e2e/fixtures/users";
 import { waitForHttp } from "./lib/child-process";
+import { envPort } from "./lib/env-port";
 
 // The same variables `npm run dev` reads, so the check can run beside servers on the default ports.
-const port = (name: string, fallback: number) => Number(process.env[name] || fallback);
-const APP_PORT = port("PORT", 3000);
-const SANDBOX_PORTS = [port("SANDBOX_AUTH_PORT", 4000), port("SANDBOX_API_PORT", 4001), port("SANDBOX_BLOB_PORT", 4002)];
+const APP_PORT = envPort("PORT", 3000);
+const SANDBOX_PORTS = [envPort("SANDBOX_AUTH_PORT", 4000), envPort("SANDBOX_API_PORT", 4001), envPort("SANDBOX_BLOB_PORT", 4002)];
 const APP_URL = `http://localhost:${APP_PORT}`;
 const EDITED_PAGE = "app/page.tsx";
 const EDITED_TEXT = "credentials stay with the service.";

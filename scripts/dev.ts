@@ -7,12 +7,12 @@ import { createRequire } from "node:module";
 import { ensureLocalAuthSecret } from "./lib/auth-secret";
 import { startProcess, waitForHttp, type RunningProcess } from "./lib/child-process";
 import { findTakenPort, portTakenMessage } from "./lib/port-check";
+import { envPort } from "./lib/env-port";
 
 const log = (message: string) => console.log(`dev: ${message}`);
-const port = (name: string, fallback: number) => Number(process.env[name] || fallback);
 
-const appPort = port("PORT", 3000);
-const sandboxPorts = { auth: port("SANDBOX_AUTH_PORT", 4000), api: port("SANDBOX_API_PORT", 4001), blob: port("SANDBOX_BLOB_PORT", 4002) };
+const appPort = envPort("PORT", 3000);
+const sandboxPorts = { auth: envPort("SANDBOX_AUTH_PORT", 4000), api: envPort("SANDBOX_API_PORT", 4001), blob: envPort("SANDBOX_BLOB_PORT", 4002) };
 // localhost, not 127.0.0.1: the OAuth redirect URI must match exactly, and Next rewrites one to the other.
 const appUrl = `http://localhost:${appPort}`;
 

@@ -18,11 +18,11 @@ import { buildJsKiB } from "./build-js";
 import { runLighthouse, type LighthouseRun } from "./lighthouse";
 import { signInCookie } from "./sign-in";
 import { formatTable, summarizeRuns, type PageResult } from "./table";
+import { envPort } from "../../scripts/lib/env-port";
 
-const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const APP_PORT = port("BENCH_APP_PORT", 4250);
-const SANDBOX_PORTS = { authPort: port("BENCH_AUTH_PORT", 4251), apiPort: port("BENCH_API_PORT", 4252), blobPort: port("BENCH_BLOB_PORT", 4253) };
-const RUNS = port("BENCH_RUNS", 3);
+const APP_PORT = envPort("BENCH_APP_PORT", 4250);
+const SANDBOX_PORTS = { authPort: envPort("BENCH_AUTH_PORT", 4251), apiPort: envPort("BENCH_API_PORT", 4252), blobPort: envPort("BENCH_BLOB_PORT", 4253) };
+const RUNS = envPort("BENCH_RUNS", 3);
 
 /** The pages measured, the session they are seen with, and their JavaScript budget (gzip KiB). */
 const PAGES = [

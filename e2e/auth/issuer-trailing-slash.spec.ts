@@ -2,14 +2,14 @@ import { test, expect } from "../fixtures/test";
 import { fillSandboxSignIn, users } from "../fixtures/users";
 import { startApp, type RunningApp } from "../../bench/load/app-server";
 import { startProcess, waitForHttp, type RunningProcess } from "../../scripts/lib/child-process";
+import { envPort } from "../../scripts/lib/env-port";
 
 // A sandbox whose issuer is published with a trailing slash, as several identity services do, and an app
 // configured with ESIGN_AUTH_URL exactly as that issuer. Own ports, env-overridable.
-const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const AUTH_PORT = port("E2E_SLASH_AUTH_PORT", 4320);
-const API_PORT = port("E2E_SLASH_API_PORT", 4321);
-const BLOB_PORT = port("E2E_SLASH_BLOB_PORT", 4322);
-const APP_PORT = port("E2E_SLASH_APP_PORT", 4323);
+const AUTH_PORT = envPort("E2E_SLASH_AUTH_PORT", 4320);
+const API_PORT = envPort("E2E_SLASH_API_PORT", 4321);
+const BLOB_PORT = envPort("E2E_SLASH_BLOB_PORT", 4322);
+const APP_PORT = envPort("E2E_SLASH_APP_PORT", 4323);
 const ISSUER = `http://localhost:${AUTH_PORT}/`;
 const APP = `http://localhost:${APP_PORT}`;
 

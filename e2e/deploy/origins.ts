@@ -1,36 +1,36 @@
+import { envPort } from "../../scripts/lib/env-port";
+
 /**
  * The extra app servers the deployment specs (and the visual spec, for a database outage) start themselves,
  * beside the config's webServers: each port from its own variable (defaults in 4650–4699, 4760–4761 and 4807–4808,
  * clear of the suite's defaults). The sandbox must accept their
  * callbacks and CORS origins, so playwright.config.ts reads this file too.
  */
-const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-
 export const deployPorts = {
   /** nginx, TLS: the public origin of the behind-a-proxy spec. */
-  tlsProxy: port("E2E_TLS_PROXY_PORT", 4650),
+  tlsProxy: envPort("E2E_TLS_PROXY_PORT", 4650),
   /** nginx, plain http → https redirect server. */
-  tlsProxyHttp: port("E2E_TLS_PROXY_HTTP_PORT", 4651),
+  tlsProxyHttp: envPort("E2E_TLS_PROXY_HTTP_PORT", 4651),
   /** The two app instances behind it. */
-  tlsAppA: port("E2E_TLS_APP_A_PORT", 4652),
-  tlsAppB: port("E2E_TLS_APP_B_PORT", 4653),
+  tlsAppA: envPort("E2E_TLS_APP_A_PORT", 4652),
+  tlsAppB: envPort("E2E_TLS_APP_B_PORT", 4653),
   /** The redis-server they share refresh coordination through, as a two-instance deployment must. */
-  tlsRedis: port("E2E_TLS_REDIS_PORT", 4654),
+  tlsRedis: envPort("E2E_TLS_REDIS_PORT", 4654),
   /** The standalone folder copied to an empty directory. */
-  standaloneCopy: port("E2E_STANDALONE_COPY_PORT", 4655),
+  standaloneCopy: envPort("E2E_STANDALONE_COPY_PORT", 4655),
   /** The instance restarted with a rotated AUTH_SECRET. */
-  secretRotation: port("E2E_SECRET_ROTATION_PORT", 4656),
+  secretRotation: envPort("E2E_SECRET_ROTATION_PORT", 4656),
   /** The instance SIGTERMed with a request in flight. */
-  gracefulShutdown: port("E2E_SHUTDOWN_PORT", 4657),
+  gracefulShutdown: envPort("E2E_SHUTDOWN_PORT", 4657),
   /** The instance under a second brand (BRAND_*). */
-  branded: port("E2E_BRANDED_APP_PORT", 4658),
+  branded: envPort("E2E_BRANDED_APP_PORT", 4658),
   /** The instance whose DATABASE_URL points at a port where nothing listens: the documents list's outage state. */
-  documentsOutage: port("E2E_DOCUMENTS_OUTAGE_PORT", 4760),
+  documentsOutage: envPort("E2E_DOCUMENTS_OUTAGE_PORT", 4760),
   /** That dead database port. */
-  documentsOutageDatabase: port("E2E_DOCUMENTS_OUTAGE_DB_PORT", 4761),
+  documentsOutageDatabase: envPort("E2E_DOCUMENTS_OUTAGE_DB_PORT", 4761),
   /** The instance restarted on its embedded database, and the second process on the same folder (never listens). */
-  embeddedRestart: port("E2E_EMBEDDED_RESTART_PORT", 4807),
-  embeddedRestartSecond: port("E2E_EMBEDDED_RESTART_SECOND_PORT", 4808),
+  embeddedRestart: envPort("E2E_EMBEDDED_RESTART_PORT", 4807),
+  embeddedRestartSecond: envPort("E2E_EMBEDDED_RESTART_SECOND_PORT", 4808),
 };
 
 /** A public-looking name that Chromium maps to loopback (--host-resolver-rules); nothing else resolves it. */

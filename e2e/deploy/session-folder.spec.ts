@@ -3,11 +3,11 @@ import path from "node:path";
 import { test, expect } from "@playwright/test";
 import { sessionStoreDir } from "../session-store-scan";
 import { sandboxEnv, startStandaloneApp, type StandaloneApp } from "./standalone-server";
+import { envPort } from "../../scripts/lib/env-port";
 
 /** Two standalone servers of the build on one embedded session folder, no REDIS_URL. No browser needed. */
-const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const FIRST_PORT = port("E2E_SESSION_FOLDER_PORT", 4724);
-const SECOND_PORT = port("E2E_SESSION_FOLDER_SECOND_PORT", 4725);
+const FIRST_PORT = envPort("E2E_SESSION_FOLDER_PORT", 4724);
+const SECOND_PORT = envPort("E2E_SESSION_FOLDER_SECOND_PORT", 4725);
 const AUTH_SECRET = "e2e-only-session-folder-secret-0123456789abcdef";
 
 const settings = (appPort: number, dir: string) => ({

@@ -11,6 +11,7 @@ import { POSTGRES_DUMP_PREFIX } from "../database-scan";
 import { SERVER_LOG_DIR } from "../server-log-scan";
 import { stageFile, writeRandomFile, type GeneratedFile } from "../documents/support";
 import { signIn, users } from "../fixtures/users";
+import { envPort } from "../../scripts/lib/env-port";
 
 /**
  * The document record on a real PostgreSQL (Debian's server binaries, started here) shared by two production
@@ -18,15 +19,14 @@ import { signIn, users } from "../fixtures/users";
  * database freezes (SIGSTOP) in the middle of an upload: the upload must not notice, and the browser's outbox
  * delivers the record once PostgreSQL carries on, without doubling anything.
  */
-const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const PORTS = {
-  postgres: port("POSTGRES_E2E_DB_PORT", 4800),
-  redis: port("POSTGRES_E2E_REDIS_PORT", 4801),
-  auth: port("POSTGRES_E2E_AUTH_PORT", 4802),
-  api: port("POSTGRES_E2E_API_PORT", 4803),
-  blob: port("POSTGRES_E2E_BLOB_PORT", 4804),
-  appA: port("POSTGRES_E2E_APP_A_PORT", 4805),
-  appB: port("POSTGRES_E2E_APP_B_PORT", 4806),
+  postgres: envPort("POSTGRES_E2E_DB_PORT", 4800),
+  redis: envPort("POSTGRES_E2E_REDIS_PORT", 4801),
+  auth: envPort("POSTGRES_E2E_AUTH_PORT", 4802),
+  api: envPort("POSTGRES_E2E_API_PORT", 4803),
+  blob: envPort("POSTGRES_E2E_BLOB_PORT", 4804),
+  appA: envPort("POSTGRES_E2E_APP_A_PORT", 4805),
+  appB: envPort("POSTGRES_E2E_APP_B_PORT", 4806),
 };
 const AUTH_SECRET = "postgres-e2e-only-auth-secret-0123456789abcdef01";
 const SERVER_ACTIONS_KEY = Buffer.alloc(32, 9).toString("base64");

@@ -5,20 +5,20 @@ import { startAppInstance, startSandboxProcess, type SandboxUrls } from "../../s
 import type { RunningProcess } from "../../scripts/lib/child-process";
 import type { SandboxStats } from "../fixtures/sandbox";
 import { signIn, users } from "../fixtures/users";
+import { envPort } from "../../scripts/lib/env-port";
 
 /**
  * Two production instances (standalone server) of one build share the session store through a real
  * redis-server; one sandbox rotates refresh tokens and revokes the grant on reuse. This spec starts all of
  * them on its own ports, signs in once in the browser, then drives one session's requests at both instances.
  */
-const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const PORTS = {
-  redis: port("SCALE_E2E_REDIS_PORT", 4630),
-  auth: port("SCALE_E2E_AUTH_PORT", 4631),
-  api: port("SCALE_E2E_API_PORT", 4632),
-  blob: port("SCALE_E2E_BLOB_PORT", 4633),
-  appA: port("SCALE_E2E_APP_A_PORT", 4634),
-  appB: port("SCALE_E2E_APP_B_PORT", 4635),
+  redis: envPort("SCALE_E2E_REDIS_PORT", 4630),
+  auth: envPort("SCALE_E2E_AUTH_PORT", 4631),
+  api: envPort("SCALE_E2E_API_PORT", 4632),
+  blob: envPort("SCALE_E2E_BLOB_PORT", 4633),
+  appA: envPort("SCALE_E2E_APP_A_PORT", 4634),
+  appB: envPort("SCALE_E2E_APP_B_PORT", 4635),
 };
 const TTL_SECONDS = 8;
 // Longer than the refresh lock's own lifetime (5 s), so a token call just under this deadline needs the lock renewed.

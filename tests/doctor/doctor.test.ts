@@ -9,16 +9,16 @@ import type { RunningSandbox } from "../../sandbox/index";
 import { startSandbox } from "../../sandbox/index";
 import { ACCOUNT, ACCOUNT_KEY } from "../../sandbox/blob-storage";
 import type { CheckResult } from "@/lib/doctor/report";
+import { envPort } from "../../scripts/lib/env-port";
 
 // Own ports (42xx, env-overridable) so the doctor tests never meet the contract (41xx), fuzz (45xx) or e2e sandboxes.
-const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const AUTH_PORT = port("DOCTOR_TEST_AUTH_PORT", 4200);
-const API_PORT = port("DOCTOR_TEST_API_PORT", 4201);
-const BLOB_PORT = port("DOCTOR_TEST_BLOB_PORT", 4202);
+const AUTH_PORT = envPort("DOCTOR_TEST_AUTH_PORT", 4200);
+const API_PORT = envPort("DOCTOR_TEST_API_PORT", 4201);
+const BLOB_PORT = envPort("DOCTOR_TEST_BLOB_PORT", 4202);
 /** Nothing listens here: "pointing nowhere" and "auth server down". */
-const DEAD_PORT = port("DOCTOR_TEST_DEAD_PORT", 4219);
+const DEAD_PORT = envPort("DOCTOR_TEST_DEAD_PORT", 4219);
 /** A stand-in in front of the sandbox's auth server that publishes a discovery document of the test's making. */
-const DISCOVERY_PORT = port("DOCTOR_TEST_DISCOVERY_PORT", 4218);
+const DISCOVERY_PORT = envPort("DOCTOR_TEST_DISCOVERY_PORT", 4218);
 // App origins are only names in redirect URIs and CORS rules; no app runs for these tests.
 const APP = "http://localhost:4210"; // registered redirect URI and CORS origin
 const APP_NOT_REGISTERED = "http://localhost:4211"; // CORS origin only

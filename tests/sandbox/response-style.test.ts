@@ -3,9 +3,9 @@ import type { RunningSandbox } from "../../sandbox/index";
 import { createDocumentResultSchema } from "@/lib/esign/schemas";
 import { resetSandbox, startTestSandbox } from "./support/sandbox";
 import { partnerTokens } from "./support/oauth";
+import { envPort } from "../../scripts/lib/env-port";
 
 // Own ports (env-overridable, 42xx) so this file never meets another sandbox.
-const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
 let sandbox: RunningSandbox;
 let alice: string;
@@ -13,9 +13,9 @@ let bob: string;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({
-    authPort: port("STYLE_TEST_AUTH_PORT", 4205),
-    apiPort: port("STYLE_TEST_API_PORT", 4206),
-    blobPort: port("STYLE_TEST_BLOB_PORT", 4207),
+    authPort: envPort("STYLE_TEST_AUTH_PORT", 4205),
+    apiPort: envPort("STYLE_TEST_API_PORT", 4206),
+    blobPort: envPort("STYLE_TEST_BLOB_PORT", 4207),
   });
   alice = (await partnerTokens(sandbox)).access_token;
   bob = (await partnerTokens(sandbox, undefined, { email: "bob@example.com", password: "bob-password" })).access_token;
