@@ -4,6 +4,7 @@ import { test, expect } from "../fixtures/test";
 import { fillSandboxSignIn, users } from "../fixtures/users";
 import { urls } from "../ports";
 import { MiB, writeRandomFile } from "../documents/support";
+import { capture as captureBoth } from "../visual/capture";
 
 /**
  * The app for a Japanese user (the "japanese" project: locale ja-JP, so Accept-Language ja; clock in Asia/Tokyo).
@@ -44,18 +45,8 @@ async function expectNoViolations(page: Page, label: string) {
   expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `axe on ${label}`).toEqual([]);
 }
 
-const widths = { desktop: { width: 1280, height: 800 }, mobile: { width: 390, height: 844 } } as const;
-
-/** Saved under screenshots/ja-* (npm run screenshots copies them to docs/screenshots/), at desktop and phone width. */
-async function capture(page: Page, name: string) {
-  for (const [label, size] of Object.entries(widths)) {
-    await page.setViewportSize(size);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `${name} is wider than a ${size.width}px viewport`).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `screenshots/ja-${name}-${label}.png`, fullPage: true });
-  }
-  await page.setViewportSize(widths.desktop);
-}
+/** Saved as screenshots/ja-* at desktop and phone width (e2e/visual/capture.ts). */
+const capture = (page: Page, name: string) => captureBoth(page, `ja-${name}`);
 
 /** 2026年11月26日 14:07, in Tokyo time, as Intl writes it. */
 const tokyo = (date: Date) => new Intl.DateTimeFormat("ja", { dateStyle: "long", timeStyle: "short", timeZone: "Asia/Tokyo" }).format(date);

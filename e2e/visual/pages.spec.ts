@@ -1,24 +1,11 @@
-import type { Page } from "@playwright/test";
 import { test, expect } from "../fixtures/test";
 import { signIn, users } from "../fixtures/users";
 import { deployPorts, deployUrls } from "../deploy/origins";
 import { sandboxEnv, startStandaloneApp } from "../deploy/standalone-server";
 import { stageFile, writeRandomFile } from "../documents/support";
+import { capture } from "./capture";
 
-/**
- * Every page and state at desktop and phone width: saved under screenshots/ for a person to look at,
- * and checked for what breaks on small screens (content wider than the viewport).
- */
-const widths = { desktop: { width: 1280, height: 800 }, mobile: { width: 390, height: 844 } } as const;
-
-async function capture(page: Page, name: string) {
-  for (const [label, size] of Object.entries(widths)) {
-    await page.setViewportSize(size);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `${name} is wider than a ${size.width}px viewport`).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `screenshots/${name}-${label}.png`, fullPage: true });
-  }
-}
+// Every page and state at desktop and phone width (capture: saved under screenshots/, checked for overflow).
 
 test("landing, sign-in and auth error pages", async ({ page }) => {
   await page.goto("/");
