@@ -3,6 +3,8 @@ import { signIn, users, waitForExpiry } from "../fixtures/users";
 import { ACCESS_TOKEN_TTL_SECONDS } from "../ports";
 
 test.describe("refresh-token rotation", () => {
+  // Independent tests (each signs in afresh and resets or sets its faults), long for their expiries: spread over the workers.
+  test.describe.configure({ mode: "parallel" });
   test("stays signed in across three expiries with exactly one refresh each", async ({ page, admin }) => {
     test.setTimeout(90_000);
     await signIn(page, users.alice);

@@ -133,7 +133,19 @@ test.describe("block upload", () => {
     await expect(page.getByRole("button", { name: "Resume upload of paused.bin" })).toBeFocused();
     await expect(row.getByRole("status")).toHaveText("Paused — Resume sends only the blocks still missing");
     await expect(row.getByTestId("upload-progress-text")).toHaveText(/^\d+ % · [\d.]+ MiB of 72 MiB$/);
-    const stagedAtPause = new Set(watch.staged);
+    // What the app counts as staged is what it saved for the resume: a block whose 201 reached the network just as
+    // Pause aborted its request is not among them, and is rightly sent again. Read once two reads agree.
+    let previous = "";
+    await expect
+      .poll(async () => {
+        const now = JSON.stringify(((await savedUploads(page)) as { point: { staged: number[] } | null }[])[0]?.point?.staged ?? []);
+        const settled = now === previous && now !== "[]";
+        previous = now;
+        return settled;
+      }, { intervals: [200] })
+      .toBe(true);
+    const stagedAtPause = new Set(JSON.parse(previous) as number[]);
+    for (const index of stagedAtPause) expect(watch.staged.has(index), `block ${index} counted staged without storage's 201`).toBe(true);
     const sentBeforeResume = watch.blocks().length;
     await page.screenshot({ path: shot("desktop-paused"), fullPage: true });
     await expectNoViolations(page, "a paused block upload");
@@ -223,6 +235,44 @@ test.describe("block upload", () => {
     expect(watch.puts().some((r) => comp(r) === "blocklist")).toBe(false);
     const [doc] = await admin.documents();
     expect(doc?.blob.exists).toBe(false);
+    expect(await savedUploads(page)).toEqual([]);
+  });
+
+  test("a paused upload cancelled, and an interrupted one discarded after a reload, are Cancelled in the list, not left Uploading", async ({ page }, testInfo) => {
+    test.setTimeout(120_000);
+    // Names of this run only: the list holds earlier runs' documents too.
+    const run = Date.now().toString(36);
+    const paused = await writeRandomFile(testInfo.outputPath(`paused-${run}.bin`), 72 * MiB);
+    const dropped = await writeRandomFile(testInfo.outputPath(`dropped-${run}.bin`), 72 * MiB);
+    await signIn(page, users.alice);
+    const cdp = await throttleUpload(page, 16 * MiB);
+    const watch = watchBlocks(page);
+    const statusOf = (file: GeneratedFile) => page.getByTestId("document-row").filter({ hasText: file.name }).locator("[data-status]");
+    // The record hears of it a moment later (the browser's report): reload until the list shows it.
+    const expectListed = async (file: GeneratedFile, status: string) =>
+      expect(async () => {
+        await page.goto("/documents");
+        await expect(statusOf(file)).toHaveAttribute("data-status", status, { timeout: 2_000 });
+      }).toPass({ timeout: 20_000 });
+
+    await startUpload(page, paused);
+    await expect.poll(() => watch.staged.size, { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
+    await page.getByRole("button", { name: `Pause upload of ${paused.name}` }).click();
+    await expect(page.getByTestId("upload-item")).toHaveAttribute("data-status", "paused");
+    await page.getByRole("button", { name: `Cancel upload of ${paused.name}` }).click();
+    await expect(page.getByTestId("upload-item")).toHaveAttribute("data-status", "cancelled");
+    await expectListed(paused, "abandoned");
+    await expect(statusOf(paused)).toHaveText("Cancelled");
+
+    watch.staged.clear();
+    await startUpload(page, dropped);
+    await expect.poll(() => watch.staged.size, { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
+    await page.reload();
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await expectListed(dropped, "uploading");
+    await page.getByTestId("interrupted-upload").getByRole("button", { name: /Discard/ }).click();
+    await expect(page.getByTestId("interrupted-upload")).toHaveCount(0);
+    await expectListed(dropped, "abandoned");
     expect(await savedUploads(page)).toEqual([]);
   });
 });

@@ -11,6 +11,9 @@ import { capture as captureBoth } from "../visual/capture";
  * The sandbox's own sign-in page is the service's, not ours, and stays out of the checks.
  */
 
+// Independent tests, run last (their own project): spread over the workers rather than one after another on one.
+test.describe.configure({ mode: "parallel" });
+
 /** Words of four or more Latin letters allowed on a Japanese page: names, ids and data as the service gives them. */
 const ALLOWED_WORDS = new Set([
   // The brand, the service's product name, and the English option of the language menu.
