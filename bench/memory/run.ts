@@ -1,7 +1,8 @@
 /**
  * Memory under sustained load, uncapped and at the default heap cap, side by side: one standalone instance at
- * a time, 8 signed-in clients in a closed loop (4 on the /account page, 4 on GET /api/account), for
- * `--minutes` (default 5) each. Prints RSS over time, req/s, p50/p99 and errors per configuration.
+ * a time on a fresh embedded database (PGlite), 12 signed-in clients in a closed loop (4 on the /account page,
+ * 4 on GET /api/account, 4 on the /documents page, which reads the record), for `--minutes` (default 5) each.
+ * Prints RSS over time, req/s, p50/p99 and errors per configuration.
  *
  *   npm run bench:memory               # 2 × 5 minutes, plus start-up
  *   npm run bench:memory -- --minutes 1
@@ -19,7 +20,8 @@ import { summarize, type PhaseResult } from "../load/stats";
 
 const SANDBOX_PORTS = { authPort: 4510, apiPort: 4511, blobPort: 4512 };
 const APP_PORT = 3510;
-const CLIENTS = 8;
+const CLIENTS = 12;
+const ROUTES = ["/account", "/api/account", "/documents"];
 const SAMPLE_MS = 5_000;
 const minutesArg = process.argv.indexOf("--minutes");
 const MINUTES = minutesArg > 0 ? Number(process.argv[minutesArg + 1]) : 5;
@@ -52,6 +54,8 @@ try {
       AUTH_URL: `http://localhost:${APP_PORT}`,
       // A fresh embedded session store per run, the sessions written in before the instance starts.
       SESSION_STORE_DIR: mkdtempSync(path.join(os.tmpdir(), "esign-bench-memory-")),
+      // And a fresh embedded database: its WASM memory is part of the RSS, outside the heap cap.
+      DATABASE_DIR: mkdtempSync(path.join(os.tmpdir(), "esign-bench-memory-db-")),
       LOG_LEVEL: "warn",
     };
     const sessions = (await storedSessionCookies(tokens, env)).map((cookie) => ({ cookie }));
@@ -66,13 +70,12 @@ try {
       const samples: { second: number; rss: number }[] = [];
       const sampler = setInterval(() => samples.push({ second: Math.round((Date.now() - started) / 1000), rss: rssMiB(pid) }), SAMPLE_MS);
       const durationMs = MINUTES * 60_000;
-      const half = CLIENTS / 2;
-      const load = (url: string, from: number) =>
-        runLoad({ url, sessions: sessions.slice(from, from + half), durationMs, maxRequests: 10_000_000 });
-      const results: PhaseResult[] = await Promise.all([
-        load(`http://127.0.0.1:${APP_PORT}/account`, 0),
-        load(`http://127.0.0.1:${APP_PORT}/api/account`, half),
-      ]);
+      const share = CLIENTS / ROUTES.length;
+      const results: PhaseResult[] = await Promise.all(
+        ROUTES.map((route, i) =>
+          runLoad({ url: `http://127.0.0.1:${APP_PORT}${route}`, sessions: sessions.slice(i * share, (i + 1) * share), durationMs, maxRequests: 10_000_000 }),
+        ),
+      );
       clearInterval(sampler);
       samples.push({ second: Math.round((Date.now() - started) / 1000), rss: rssMiB(pid) });
       const merged: PhaseResult = {
@@ -87,6 +90,7 @@ try {
     } finally {
       await app.stop();
       rmSync(env.SESSION_STORE_DIR, { recursive: true, force: true });
+      rmSync(env.DATABASE_DIR, { recursive: true, force: true });
     }
   }
 } finally {
@@ -97,7 +101,7 @@ const at = (o: Outcome, second: number) => o.samples.reduce((best, s) => (Math.a
 const lastPart = (o: Outcome) => o.samples.filter((s) => s.second >= (o.samples.at(-1)!.second * 3) / 5).map((s) => s.rss);
 const minuteMarks = Array.from({ length: Math.floor(MINUTES) + 1 }, (_, i) => i * 60).slice(1);
 console.log(`
-Memory: ${CLIENTS} signed-in clients (${CLIENTS / 2} on /account, ${CLIENTS / 2} on /api/account), closed loop, ${MINUTES} min per configuration
+Memory: ${CLIENTS} signed-in clients (${ROUTES.map((route) => `${CLIENTS / ROUTES.length} on ${route}`).join(", ")}), closed loop, ${MINUTES} min per configuration, embedded database
 Node ${process.version}, ${os.cpus().length} CPUs, ${mib(os.totalmem()).toFixed(0)} MiB RAM; load average before ${loadAverageBefore.map((l) => l.toFixed(1)).join(" ")}, after ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}
 
 | configuration | req/s | p50 | p99 | errors | RSS idle | ${minuteMarks.map((m) => `RSS ${m / 60} min | `).join("")}RSS peak | last 40 %: min–max |
