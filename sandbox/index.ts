@@ -31,7 +31,14 @@ export interface RunningSandbox {
   stop(): Promise<void>;
 }
 
+/**
+ * How long an idle keep-alive connection stays open: Kestrel's default (IdentityServer's host), not Node's 5 s.
+ * With 5 s, a client that sent on a connection idle for just that long met the server closing it: ECONNRESET.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 130_000;
+
 async function listen(server: Server, port: number): Promise<void> {
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   server.listen(port, "127.0.0.1");
   await once(server, "listening");
 }

@@ -1,3 +1,4 @@
+import { Agent, get } from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { RunningSandbox } from "../../sandbox/index";
 import { resetSandbox, startTestSandbox } from "./support/sandbox";
@@ -201,4 +202,30 @@ describe("routing", () => {
     expect(stats.operations.document).toEqual({ 200: 1, 400: 1 });
     expect(stats.operations.getuserinfo).toEqual({ 400: 1 });
   });
+});
+
+describe("connections", () => {
+  /** GET on one keep-alive socket at most; resolves whether the request went out on a socket used before. */
+  const getReusing = (agent: Agent, url: string) =>
+    new Promise<boolean>((resolve, reject) => {
+      const req = get(url, { agent }, (res) => {
+        res.resume();
+        res.on("end", () => resolve(req.reusedSocket));
+      });
+      req.on("error", reject);
+    });
+
+  it("keeps an idle keep-alive connection past Node's 5 s default, as IdentityServer's host does, so a client's next call never races its closing", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      for (const url of [`${sandbox.apiUrl}/_sandbox/stats`, `${sandbox.authUrl}/.well-known/openid-configuration`]) {
+        expect(await getReusing(agent, url)).toBe(false);
+        // Node's own default closes an idle connection at 5 s (seen here at ~6 s): 7 s is past it.
+        await new Promise((r) => setTimeout(r, 7_000));
+        expect(await getReusing(agent, url), `${url}: the same connection after 7 s idle`).toBe(true);
+      }
+    } finally {
+      agent.destroy();
+    }
+  }, 30_000);
 });
