@@ -15,7 +15,8 @@ import { createSession } from "@/lib/session/sessions";
 export async function sessionTokenFromSignIn(token: SessionToken, account: Account): Promise<SessionToken> {
   if (!account.access_token) throw new Error("token response lacks access_token");
   const claims = account.id_token ? await verifyIdToken(account.id_token) : undefined;
-  const expiresIn = account.expires_in ?? (account.expires_at ? account.expires_at - Math.floor(Date.now() / 1000) : 3600);
+  // Without either, issuedTokens reads the lifetime from the token itself (token-lifetime.ts).
+  const expiresIn = account.expires_in ?? (account.expires_at ? account.expires_at - Math.floor(Date.now() / 1000) : undefined);
   const subject = account.providerAccountId;
   const handle = await createSession({
     subject,

@@ -51,9 +51,10 @@ export type CreateDocumentResult = z.infer<typeof createDocumentResultSchema>;
 export const userInfoSchema = z.record(z.string(), z.unknown());
 export type UserInfo = z.infer<typeof userInfoSchema>;
 
+/** RFC 6749 §5.1's token response. `expires_in` is only RECOMMENDED there: a 200 without it still carries tokens. */
 export const tokenResponseSchema = z.object({
   access_token: z.string().min(1),
-  expires_in: z.coerce.number().int().positive(),
+  expires_in: z.coerce.number().int().positive().optional(),
   id_token: z.string().optional(),
   refresh_token: z.string().optional(),
   scope: z.string().optional(),

@@ -17,8 +17,11 @@ export async function endSessions(
   why: string,
   { revoke = true }: { revoke?: boolean } = {},
 ): Promise<{ ended: number; revoked: number }> {
-  await Promise.all(sessions.map((s) => deleteSession(s.id)));
-  const refreshTokens = revoke ? sessions.map((s) => s.record.refreshToken).filter((t): t is string => Boolean(t)) : [];
+  const removed = await Promise.all(sessions.map((s) => deleteSession(s.id)));
+  // The token each session held when it was removed: a refresh that wrote after the listing replaced the listed
+  // one, which is spent. The listed one too, for a session that was already gone when removed.
+  const held = sessions.flatMap((s, i) => [removed[i]?.refreshToken, s.record.refreshToken]);
+  const refreshTokens = revoke ? [...new Set(held.filter((t): t is string => Boolean(t)))] : [];
   const revoked = await revokeRefreshTokens(refreshTokens);
   getLogger().info({ msg: `${sessions.length} session(s) ended (${why}), ${revoked} refresh token(s) revoked`, requestId: currentRequestId() });
   return { ended: sessions.length, revoked };

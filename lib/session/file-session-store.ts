@@ -145,11 +145,14 @@ export function createFileSessionStore(dir: string): SessionStore & { close(): v
         }),
       );
     },
+    // In the session's queue, like update: no refresh can write between the read and the removal.
     delete: (id) =>
       serialised(id, () =>
         withStorage(async (s) => {
+          const removed = await s.getItem<unknown>(`sessions:${id}`);
           await s.removeItem(`sessions:${id}`);
           index.delete(id);
+          return isEnvelope(removed) ? removed : null;
         }),
       ),
     idsForSubject: (subject) => withStorage(async () => [...index].filter(([, e]) => e.subject === subject && live(e)).map(([id]) => id)),

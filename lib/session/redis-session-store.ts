@@ -24,6 +24,12 @@ redis.call('HSET', KEYS[1], 'sealed', ARGV[1])
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'oidcSid', ARGV[2]) end
 return {'written', redis.call('HGET', KEYS[1], 'expiresAt')}`;
 
+/** Removes a session and returns what it held, in one step: a refresh's write cannot fall between the two. */
+const TAKE = `
+local fields = redis.call('HGETALL', KEYS[1])
+redis.call('DEL', KEYS[1])
+return fields`;
+
 /** Extends the lock only while `owner` still holds it. */
 const RENEW = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
@@ -69,17 +75,8 @@ export function createRedisSessionStore(connection: RedisConnection, maxAgeMs: n
   return {
     kind: "redis",
     get: async (id) => {
-      const fields = await run<Record<string, string>>((c) => c.hGetAll(sessionKey(id)));
-      if (!fields.sealed || !fields.subject) return null;
-      const envelope: SessionEnvelope = {
-        sealed: fields.sealed,
-        subject: fields.subject,
-        ...(fields.oidcSid ? { oidcSid: fields.oidcSid } : {}),
-        createdAt: Number(fields.createdAt),
-        lastSeenAt: Number(fields.lastSeenAt),
-        expiresAt: Number(fields.expiresAt),
-      };
-      return envelope.expiresAt > Date.now() ? envelope : null;
+      const envelope = envelopeOf(await run<Record<string, string>>((c) => c.hGetAll(sessionKey(id))));
+      return envelope && envelope.expiresAt > Date.now() ? envelope : null;
     },
     put: async (id, envelope) => {
       const fields: Record<string, string> = {
@@ -129,17 +126,18 @@ export function createRedisSessionStore(connection: RedisConnection, maxAgeMs: n
         ]);
       });
     },
-    delete: async (id) => {
-      await run(async (c) => {
-        const [subject, oidcSid] = await c.hmGet(sessionKey(id), ["subject", "oidcSid"]);
+    delete: (id) =>
+      run(async (c) => {
+        const flat = (await c.eval(TAKE, { keys: [sessionKey(id)] })) as string[];
+        const fields: Record<string, string> = {};
+        for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i]!] = flat[i + 1]!;
         await Promise.all([
-          c.del(sessionKey(id)),
           c.zRem(ACTIVE, id),
-          ...(subject ? [c.zRem(subjectKey(subject), id)] : []),
-          ...(oidcSid ? [c.zRem(oidcSidKey(oidcSid), id)] : []),
+          ...(fields.subject ? [c.zRem(subjectKey(fields.subject), id)] : []),
+          ...(fields.oidcSid ? [c.zRem(oidcSidKey(fields.oidcSid), id)] : []),
         ]);
-      });
-    },
+        return envelopeOf(fields);
+      }),
     idsForSubject: (subject) => idsIn(subjectKey(subject)),
     idsForOidcSid: (oidcSid) => idsIn(oidcSidKey(oidcSid)),
     claimOnce: (name, ttlMs) =>
@@ -155,5 +153,18 @@ export function createRedisSessionStore(connection: RedisConnection, maxAgeMs: n
     },
     countActive: () => run((c) => c.zCount(ACTIVE, `(${Date.now()}`, "+inf")),
     sweep: () => run((c) => c.zRemRangeByScore(ACTIVE, "-inf", Date.now())),
+  };
+}
+
+/** A session hash's fields as an envelope; null when it holds no session. */
+function envelopeOf(fields: Record<string, string>): SessionEnvelope | null {
+  if (!fields.sealed || !fields.subject) return null;
+  return {
+    sealed: fields.sealed,
+    subject: fields.subject,
+    ...(fields.oidcSid ? { oidcSid: fields.oidcSid } : {}),
+    createdAt: Number(fields.createdAt),
+    lastSeenAt: Number(fields.lastSeenAt),
+    expiresAt: Number(fields.expiresAt),
   };
 }

@@ -13,6 +13,7 @@ import { isRefreshDue, type SessionRecord } from "@/lib/session/session-record";
 import type { UpdateOutcome } from "@/lib/session/session-store";
 import { readSessionById, saveIssuedTokens, saveSession, type StoredSession } from "@/lib/session/sessions";
 import { getSessionStore } from "@/lib/session/store-instance";
+import { accessTokenLifetime } from "@/lib/session/token-lifetime";
 
 /**
  * The refresh lock's lifetime, renewed every third of it while the holder works: a holder that dies blocks the
@@ -30,12 +31,13 @@ const log = () => getLogger();
 
 /** Tokens from a token response, as the session keeps them. */
 export function issuedTokens(response: TokenResponse, previous?: SessionRecord): Partial<SessionRecord> {
+  const lifetime = accessTokenLifetime(response.access_token, response.expires_in);
   return {
     accessToken: response.access_token,
     // The service rotates on every refresh; keep the old one only if a response ever omits it.
     refreshToken: response.refresh_token ?? previous?.refreshToken,
-    accessTokenExpiresAt: Math.floor(Date.now() / 1000) + response.expires_in,
-    accessTokenLifetime: response.expires_in,
+    accessTokenExpiresAt: Math.floor(Date.now() / 1000) + lifetime,
+    accessTokenLifetime: lifetime,
     // A refresh response without `scope` means the scope is unchanged (RFC 6749 §5.1).
     grantedScope: response.scope ?? previous?.grantedScope,
   };

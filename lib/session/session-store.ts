@@ -57,7 +57,11 @@ export interface SessionStore {
   update(id: string, change: SessionChange, lockOwner?: string): Promise<UpdateOutcome>;
   /** Moves `lastSeenAt` and `expiresAt` only: never rewrites the sealed tokens, so it cannot undo a refresh. */
   touch(id: string, lastSeenAt: number, expiresAt: number): Promise<void>;
-  delete(id: string): Promise<void>;
+  /**
+   * Removes a session; resolves the envelope it removed, read atomically with the removal (null when there was
+   * none). What a refresh wrote just before the delete is in it, so its refresh token can still be revoked.
+   */
+  delete(id: string): Promise<SessionEnvelope | null>;
   idsForSubject(subject: string): Promise<string[]>;
   idsForOidcSid(oidcSid: string): Promise<string[]>;
   /** True the first time `name` is claimed within `ttlMs` (back-channel logout's `jti` replay check). */

@@ -117,9 +117,14 @@ export async function sessionsOfOidcSid(oidcSid: string): Promise<StoredSession[
 
 /**
  * Ends a session in the store, and forgets tokens this process kept for it, so none is written back. A refresh
- * in flight meanwhile finds it gone when it writes (saveSession) and leaves it ended.
+ * in flight meanwhile finds it gone when it writes (saveSession) and leaves it ended. Resolves the record as it
+ * was when removed (null when it was gone or cannot be opened): a refresh that wrote after the caller read the
+ * session has its new refresh token there.
  */
-export async function deleteSession(id: string): Promise<void> {
+export async function deleteSession(id: string): Promise<SessionRecord | null> {
+  const kept = unsavedSession(id);
   dropUnsavedTokens(id);
-  await getSessionStore().delete(id);
+  const removed = await getSessionStore().delete(id);
+  if (kept) return kept.record;
+  return removed ? (openRecord(id, removed.sealed)?.record ?? null) : null;
 }

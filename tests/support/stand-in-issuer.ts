@@ -19,6 +19,9 @@ export type StandInIssuer = {
   jwksFailure: number | undefined;
   /** Public keys `/jwks` publishes after k1's (a rotation: tests push the new key's JWK here). */
   additionalKeys: Record<string, unknown>[];
+  /** When set, discovery publishes `/connect/revocation` (RFC 7009), which records each token it is sent. */
+  publishRevocation: boolean;
+  revokedTokens: string[];
   close(): Promise<void>;
 };
 
@@ -40,11 +43,23 @@ export async function startStandInIssuer(options: { issuerWithTrailingSlash?: bo
     tokenCalls: 0,
     jwksFailure: undefined,
     additionalKeys: [],
+    publishRevocation: false,
+    revokedTokens: [],
     close: () => new Promise((r) => server.close(() => r())) };
   const server: Server = createServer((req, res) => {
     res.setHeader("content-type", "application/json");
-    if (req.url === "/.well-known/openid-configuration") res.end(JSON.stringify({ issuer: issuer.issuer, jwks_uri: `${url}/jwks` }));
-    else if (req.url === "/jwks") {
+    if (req.url === "/.well-known/openid-configuration") {
+      const revocation = issuer.publishRevocation ? { revocation_endpoint: `${url}/connect/revocation` } : {};
+      res.end(JSON.stringify({ issuer: issuer.issuer, jwks_uri: `${url}/jwks`, ...revocation }));
+    } else if (req.url === "/connect/revocation") {
+      let body = "";
+      req.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
+      req.once("end", () => {
+        const token = new URLSearchParams(body).get("token");
+        if (token) issuer.revokedTokens.push(token);
+        res.writeHead(200).end();
+      });
+    } else if (req.url === "/jwks") {
       if (issuer.jwksFailure) res.writeHead(issuer.jwksFailure).end("{}");
       else res.end(JSON.stringify({ keys: [jwk, ...issuer.additionalKeys] }));
     } else if (req.url === "/connect/token") {

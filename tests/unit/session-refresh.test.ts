@@ -20,6 +20,8 @@ type Modules = {
   keys: typeof import("@/lib/session/session-keys");
   store: typeof import("@/lib/session/store-instance");
   unsaved: typeof import("@/lib/session/unsaved-tokens");
+  ends: typeof import("@/lib/session/end-sessions");
+  logger: typeof import("@/lib/logging/logger");
 };
 let m: Modules;
 
@@ -41,10 +43,14 @@ beforeEach(async () => {
     keys: await import("@/lib/session/session-keys"),
     store: await import("@/lib/session/store-instance"),
     unsaved: await import("@/lib/session/unsaved-tokens"),
+    ends: await import("@/lib/session/end-sessions"),
+    logger: await import("@/lib/logging/logger"),
   };
   standIn.tokenStatus = 200;
   standIn.tokenDelayMs = 0;
   standIn.jwksFailure = undefined;
+  standIn.publishRevocation = false;
+  standIn.revokedTokens = [];
 });
 
 afterEach(() => {
@@ -240,6 +246,56 @@ describe("refreshIfDue", () => {
     const other = await expiredSession();
     await store.update(other, { sealed: (await store.get(id))!.sealed });
     expect(await m.sessions.readSessionById(other)).toBeNull();
+  });
+});
+
+describe("a token response without expires_in (optional in RFC 6749 §5.1)", () => {
+  const withoutExpiresIn = { access_token: "opaque-access", refresh_token: "rotated-refresh", token_type: "Bearer" };
+
+  it("keeps the new tokens, with the lifetime the access token's exp gives", async () => {
+    const jwtAccess = await new SignJWT({}).setProtectedHeader({ alg: "RS256", kid: "k1" }).setExpirationTime("20m").sign(signingKey);
+    standIn.tokenAnswer = { ...withoutExpiresIn, access_token: jwtAccess };
+    const id = await expiredSession();
+    await refresh(id);
+    const record = await stored(id);
+    expect(record).toMatchObject({ accessToken: jwtAccess, refreshToken: "rotated-refresh" });
+    expect(record.accessTokenLifetime).toBeGreaterThan(19 * 60);
+    expect(record.accessTokenLifetime).toBeLessThanOrEqual(20 * 60);
+  });
+
+  it("keeps an opaque token for the stated default lifetime, and says so in the log once", async () => {
+    const { DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS } = await import("@/lib/session/token-lifetime");
+    delete (globalThis as Record<symbol, unknown>)[Symbol.for("esign.tokenLifetimeLogged")];
+    const warn = vi.spyOn(m.logger.getLogger(), "warn");
+    standIn.tokenAnswer = withoutExpiresIn;
+    const first = await expiredSession();
+    const second = await expiredSession();
+    await refresh(first);
+    await refresh(second);
+    for (const id of [first, second]) {
+      expect(await stored(id)).toMatchObject({ accessToken: "opaque-access", refreshToken: "rotated-refresh", accessTokenLifetime: DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS });
+    }
+    const lines = warn.mock.calls.filter(([entry]) => JSON.stringify(entry).includes("without expires_in"));
+    expect(lines).toHaveLength(1);
+  });
+});
+
+describe("sign out everywhere while a refresh is in flight", () => {
+  it("revokes the refresh token the refresh wrote between the listing and the delete, and the session stays ended", async () => {
+    standIn.publishRevocation = true;
+    standIn.tokenAnswer = { ...rotated, refresh_token: "written-after-the-listing" };
+    const id = await expiredSession();
+    const listed = [(await m.sessions.readSessionById(id))!];
+    // The delay injected into the store's delete: the refresh runs and writes while the delete waits.
+    const store = m.store.getSessionStore();
+    const remove = store.delete.bind(store);
+    vi.spyOn(store, "delete").mockImplementation(async (sid) => {
+      await refresh(sid);
+      return remove(sid);
+    });
+    await m.ends.endSessions(listed, "signed out everywhere");
+    expect(await m.sessions.readSessionById(id)).toBeNull();
+    expect(standIn.revokedTokens).toContain("written-after-the-listing");
   });
 });
 

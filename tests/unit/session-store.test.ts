@@ -53,14 +53,16 @@ const stores: Array<[string, () => SessionStore]> = [
 ];
 
 describe.each(stores)("the %s session store", (kind, create) => {
-  it("gives back what it was given, and nothing once it is deleted", async () => {
+  it("gives back what it was given, and nothing once it is deleted; the delete gives back what it removed", async () => {
     const store = create();
     const id = unique("id");
     const written = envelope({ oidcSid: unique("sid") });
     await store.put(id, written);
     expect(await store.get(id)).toEqual(written);
-    await store.delete(id);
+    expect(await store.delete(id)).toEqual(written);
     expect(await store.get(id)).toBeNull();
+    expect(await store.delete(id)).toBeNull();
+    expect(await store.idsForSubject(written.subject)).toEqual([]);
     expect(await store.get(unique("never-written"))).toBeNull();
   });
 
