@@ -7,6 +7,9 @@ import { signIn, users } from "../fixtures/users";
 import { urls } from "../ports";
 import { MiB, expectStored, recordUploadProgress, stageFile, watchStorageRequests, writeRandomFile, type GeneratedFile } from "./support";
 
+// Signed in once per worker: these tests need a signed-in user, nothing about the sign-in (e2e/fixtures/test.ts).
+test.use({ reuseSignIn: true });
+
 // The app's defaults: files above 64 MiB go up in 8 MiB blocks.
 const BLOCK = 8 * MiB;
 const shot = (name: string) => path.join(import.meta.dirname, "../../screenshots", `documents-blocks-${name}.png`);

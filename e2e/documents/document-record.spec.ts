@@ -3,6 +3,9 @@ import { test, expect } from "../fixtures/test";
 import { signIn, users } from "../fixtures/users";
 import { stageFile, writeRandomFile, type GeneratedFile } from "./support";
 
+// Signed in once per worker: these tests need a signed-in user, nothing about the sign-in (e2e/fixtures/test.ts).
+test.use({ reuseSignIn: true });
+
 async function upload(page: Page, file: GeneratedFile, doctype: string) {
   await stageFile(page, file);
   await page.getByLabel("Document type").fill(doctype);

@@ -4,6 +4,9 @@ import { signIn, users } from "../fixtures/users";
 import { urls } from "../ports";
 import { MiB, expectStored, listedDocument, stageFile, watchStorageRequests, writeRandomFile } from "./support";
 
+// Signed in once per worker: these tests need a signed-in user, nothing about the sign-in (e2e/fixtures/test.ts).
+test.use({ reuseSignIn: true });
+
 const upload = (page: import("@playwright/test").Page) => page.getByRole("button", { name: "Upload", exact: true }).click();
 
 test.describe("document upload when something goes wrong", () => {

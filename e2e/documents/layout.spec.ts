@@ -4,6 +4,9 @@ import { signIn, users } from "../fixtures/users";
 import { urls } from "../ports";
 import { MiB, stageFile, writeRandomFile } from "./support";
 
+// Signed in once per worker: these tests need a signed-in user, nothing about the sign-in (e2e/fixtures/test.ts).
+test.use({ reuseSignIn: true });
+
 // Screenshots of each state for a human to look at; gitignored.
 const shot = (name: string) => path.join(import.meta.dirname, "../../screenshots", `documents-${name}.png`);
 

@@ -4,6 +4,9 @@ import { signIn, users } from "../fixtures/users";
 import { urls } from "../ports";
 import { MiB, expectStored, stageFile, writeRandomFile } from "./support";
 
+// Signed in once per worker: these tests need a signed-in user, nothing about the sign-in (e2e/fixtures/test.ts).
+test.use({ reuseSignIn: true });
+
 // lib/upload/xhr-put.ts STALL_TIMEOUT_MS: a PUT silent this long is cut and retried.
 const STALL_MS = 30_000;
 // The page's clock is moved on in steps of this much once the PUT is held, instead of waiting 30 s.

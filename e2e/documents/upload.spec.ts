@@ -3,6 +3,9 @@ import { signIn, users } from "../fixtures/users";
 import { urls } from "../ports";
 import { MiB, expectStored, listedDocument, recordUploadProgress, stageFile, watchBodiesSentToApp, writeRandomFile } from "./support";
 
+// Signed in once per worker: these tests need a signed-in user, nothing about the sign-in (e2e/fixtures/test.ts).
+test.use({ reuseSignIn: true });
+
 test.describe("document upload", () => {
   test.beforeEach(async ({ admin }) => {
     await admin.reset();

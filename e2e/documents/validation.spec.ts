@@ -2,6 +2,9 @@ import { test, expect } from "../fixtures/test";
 import { signIn, users } from "../fixtures/users";
 import { stageFile, writeRandomFile } from "./support";
 
+// Signed in once per worker: these tests need a signed-in user, nothing about the sign-in (e2e/fixtures/test.ts).
+test.use({ reuseSignIn: true });
+
 const NAME_TOO_SHORT = "Name must have at least 3 characters.";
 
 test.describe("document name validation", () => {

@@ -4,6 +4,9 @@ import { signIn, users } from "../fixtures/users";
 import { urls } from "../ports";
 import { expectStored, stageFile, writeRandomFile } from "./support";
 
+// Signed in once per worker: these tests need a signed-in user, nothing about the sign-in (e2e/fixtures/test.ts).
+test.use({ reuseSignIn: true });
+
 // The same journeys under both of the sandbox's response styles: the variant one answers within the spec but
 // with upper-case non-RFC GUIDs, subdocid "0", an empty sas and plain-text 400 bodies.
 const styles = ["standard", "variant"] as const;

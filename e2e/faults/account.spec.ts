@@ -11,6 +11,8 @@ async function signInAndLoad(page: Page) {
 
 /** Faults injected into the service while a signed-in user works with the account page. */
 test.describe("account page under service faults", () => {
+  // Signed in once per worker: the faults are the service's, not the sign-in's (e2e/fixtures/test.ts).
+  test.use({ reuseSignIn: true });
   test("the API refusing connections is explained, and Try again recovers once it is back", async ({ page, admin }) => {
     await signIn(page, users.alice);
     await expect(page.getByTestId("account-record")).toBeVisible();

@@ -33,7 +33,8 @@ async function latinWords(page: Page): Promise<string[]> {
   const text = await page.locator("body").evaluate((body: HTMLElement) => {
     let all = body.innerText;
     for (const data of body.querySelectorAll<HTMLElement>('[translate="no"]')) all = all.replace(data.innerText, " ");
-    return all;
+    // Request ids (問い合わせ番号) are UUIDs, not words: a group such as "addc" is all letters now and then.
+    return all.replace(/\b[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}\b/gi, " ");
   });
   return [...text.matchAll(/\b[A-Za-z_]{4,}\b/g)].map((m) => m[0]).filter((w) => !ALLOWED_WORDS.has(w));
 }

@@ -82,6 +82,8 @@ test.describe("security headers and cookies", () => {
 });
 
 test.describe("cross-site requests", () => {
+  // Signed in once per worker: these need a signed-in user, nothing about the sign-in (e2e/fixtures/test.ts).
+  test.use({ reuseSignIn: true });
   test("a cross-site POST to create a document is refused with 403 and creates nothing", async ({ page, admin }) => {
     await signIn(page, users.alice);
     const before = (await admin.documents()).length;

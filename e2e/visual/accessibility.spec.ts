@@ -4,6 +4,12 @@ import { test, expect } from "../fixtures/test";
 import { fillSandboxSignIn, signIn, users } from "../fixtures/users";
 import { MiB, stageFile, writeRandomFile } from "../documents/support";
 
+// Signed in once per worker: these tests need a signed-in user, nothing about the sign-in; a test that signs
+// out ends that session and the next one signs in afresh (e2e/fixtures/test.ts).
+test.use({ reuseSignIn: true });
+// Independent tests, the last of the run and long: spread over the workers rather than left to one.
+test.describe.configure({ mode: "parallel" });
+
 /** axe-core's WCAG 2.x A/AA rules on a page as it stands; any violation fails with its rule and elements. */
 async function expectNoViolations(page: Page, label: string) {
   const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();

@@ -5,6 +5,12 @@ import { sandboxEnv, startStandaloneApp } from "../deploy/standalone-server";
 import { stageFile, writeRandomFile } from "../documents/support";
 import { capture } from "./capture";
 
+// Signed in once per worker: these tests need a signed-in user, nothing about the sign-in; a test that signs
+// out ends that session and the next one signs in afresh (e2e/fixtures/test.ts).
+test.use({ reuseSignIn: true });
+// Independent tests, the last of the run and long: spread over the workers rather than left to one.
+test.describe.configure({ mode: "parallel" });
+
 // Every page and state at desktop and phone width (capture: saved under screenshots/, checked for overflow).
 
 test("landing, sign-in and auth error pages", async ({ page }) => {
