@@ -4,7 +4,9 @@
  * instance (`npm run build` first) serves, and sequential requests time:
  *   - a request without the database (GET /api/sessions: signed in, reads the session, no query) — the baseline;
  *   - the list's first page, a page 5,000 records deep (keyset cursor), a name search and a status filter;
- *   - recording one event (POST /api/documents/{itemId}/events).
+ *   - recording one event (POST /api/documents/{itemId}/events);
+ *   - the export of the user's 10,000 documents (30,000 events) as JSON and as CSV, the slowest request answered
+ *     while one export runs, and the RSS with 14 exports at once (8 JSON, 6 CSV) against the instance idle.
  * Also RSS of each instance after start and after the runs, and the first start with an empty DATABASE_DIR (from
  * the build's seed) against a start on PostgreSQL. Every figure is printed with its ratio to the baseline.
  *
@@ -79,7 +81,10 @@ async function time(label: string, cookie: string, request: (i: number) => { pat
   return result;
 }
 
-/** 200,000 documents, one "created" event each; `userKey` owns 10,000, the rest are spread over 1,900 users. */
+/**
+ * 200,000 documents, one "created" event each; `userKey` owns 10,000, the rest are spread over 1,900 users. The
+ * user's documents also get "upload_started" and "uploaded" events: 30,000 in their export.
+ */
 const SEED_STATEMENTS = (userKey: string) => [
   sql`
     insert into documents (user_key, item_id, file_id, subdocid, container, name, doctype, size, md5, status, created_at, updated_at)
@@ -93,6 +98,12 @@ const SEED_STATEMENTS = (userKey: string) => [
   sql`
     insert into document_events (user_key, item_id, event_id, type, at)
     select user_key, item_id, md5('event' || item_id)::uuid, 'created', created_at from documents`,
+  sql`
+    insert into document_events (user_key, item_id, event_id, type, at, request_id, device, details)
+    select user_key, item_id, md5(t || item_id)::uuid, t, created_at + i * interval '1 second', 'req-' || item_id, 'Chrome 131 on Linux',
+           case t when 'uploaded' then jsonb_build_object('mode', 'single', 'bytes', size, 'md5', md5, 'durationMs', 812) else '{}'::jsonb end
+    from documents, unnest(array['upload_started', 'uploaded']) with ordinality as e(t, i)
+    where user_key = ${userKey}`,
   sql`analyze`,
 ];
 
@@ -135,6 +146,70 @@ async function seed(options: { url?: string; dir: string }, userKey: string): Pr
   return performance.now() - started;
 }
 
+type ExportFigures = {
+  json: { ms: number; mib: number };
+  csv: { ms: number; mib: number };
+  /** The slowest GET /api/sessions answered while one JSON export ran (sequential requests). */
+  slowestBesideExportMs: number;
+  idleRss: number;
+  peakRss14: number;
+  ms14: number;
+  errors14: number;
+};
+
+const EXPORT_RUNS = 3;
+
+async function exportOnce(cookie: string, format: "json" | "csv"): Promise<{ ms: number; bytes: number; ok: boolean }> {
+  const started = performance.now();
+  const res = await fetch(`http://127.0.0.1:${APP_PORT}/api/documents/export?format=${format}`, { headers: { cookie } });
+  const bytes = (await res.arrayBuffer()).byteLength;
+  return { ms: performance.now() - started, bytes, ok: res.ok };
+}
+
+/** Median of EXPORT_RUNS sequential exports after one warm-up. */
+async function timeExport(cookie: string, format: "json" | "csv"): Promise<{ ms: number; mib: number }> {
+  await exportOnce(cookie, format);
+  const runs: { ms: number; bytes: number }[] = [];
+  for (let i = 0; i < EXPORT_RUNS; i++) {
+    const run = await exportOnce(cookie, format);
+    if (!run.ok) throw new Error(`export ${format} failed`);
+    runs.push(run);
+  }
+  runs.sort((a, b) => a.ms - b.ms);
+  const median = runs[Math.floor(runs.length / 2)]!;
+  console.log(`  export ${format}: ${median.ms.toFixed(0)} ms (median of ${EXPORT_RUNS}), ${(median.bytes / 1024 / 1024).toFixed(1)} MiB`);
+  return { ms: median.ms, mib: median.bytes / 1024 / 1024 };
+}
+
+async function measureExports(pid: number, cookie: string): Promise<ExportFigures> {
+  const json = await timeExport(cookie, "json");
+  const csv = await timeExport(cookie, "csv");
+  // Requests one after the other while an export runs: none should wait long behind it (PGlite runs one query at a time).
+  const exporting = exportOnce(cookie, "json");
+  let done = false;
+  void exporting.finally(() => (done = true));
+  let slowestBesideExportMs = 0;
+  while (!done) {
+    const started = performance.now();
+    await (await fetch(`http://127.0.0.1:${APP_PORT}/api/sessions`, { headers: { cookie } })).arrayBuffer();
+    slowestBesideExportMs = Math.max(slowestBesideExportMs, performance.now() - started);
+  }
+  await exporting;
+  // 14 at once, as the issue's user pressed Export: RSS sampled every 20 ms.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const idleRss = procStatusMiB(pid, "VmRSS");
+  let peakRss14 = idleRss;
+  const sampler = setInterval(() => (peakRss14 = Math.max(peakRss14, procStatusMiB(pid, "VmRSS"))), 20);
+  const started = performance.now();
+  const formats = [...Array<"json">(8).fill("json"), ...Array<"csv">(6).fill("csv")];
+  const runs = await Promise.all(formats.map((format) => exportOnce(cookie, format)));
+  const ms14 = performance.now() - started;
+  clearInterval(sampler);
+  const errors14 = runs.filter((r) => !r.ok).length;
+  console.log(`  14 exports at once: ${ms14.toFixed(0)} ms, RSS idle ${idleRss.toFixed(0)} MiB, peak ${peakRss14.toFixed(0)} MiB${errors14 ? `, ${errors14} errors` : ""}; slowest request beside one export ${slowestBesideExportMs.toFixed(0)} ms`);
+  return { json, csv, slowestBesideExportMs, idleRss, peakRss14, ms14, errors14 };
+}
+
 type BackendResult = {
   name: string;
   seedMs: number;
@@ -147,6 +222,7 @@ type BackendResult = {
   search: Timing;
   filter: Timing;
   record: Timing;
+  exports: ExportFigures;
 };
 
 const authSecret = randomBytes(32).toString("base64url");
@@ -208,7 +284,9 @@ try {
           body: JSON.stringify({ events: [{ id: randomUUID(), type: "resumed", at: new Date().toISOString(), mode: "blocks", bytes: 1024 }] }),
         },
       }));
-      results.push({ name: backend.name, seedMs, readyMs, rssAfterStart, rssAfterRuns: procStatusMiB(pid, "VmRSS"), baseline, firstPage, deepPage, search, filter, record });
+      const rssAfterRuns = procStatusMiB(pid, "VmRSS");
+      const exports = await measureExports(pid, cookie!);
+      results.push({ name: backend.name, seedMs, readyMs, rssAfterStart, rssAfterRuns, baseline, firstPage, deepPage, search, filter, record, exports });
     } finally {
       await app.stop();
     }
@@ -246,6 +324,9 @@ for (const [label, key] of [
 }
 console.log("| seeding 200,000 documents + events | " + results.map((r) => `${(r.seedMs / 1000).toFixed(1)} s`).join(" | ") + " |");
 console.log("| RSS after start / after the runs | " + results.map((r) => `${r.rssAfterStart.toFixed(0)} / ${r.rssAfterRuns.toFixed(0)} MiB`).join(" | ") + " |");
+console.log("| export of 10,000 documents (30,000 events), JSON / CSV | " + results.map((r) => `${(r.exports.json.ms / 1000).toFixed(2)} s (${r.exports.json.mib.toFixed(1)} MiB) / ${(r.exports.csv.ms / 1000).toFixed(2)} s (${r.exports.csv.mib.toFixed(1)} MiB)`).join(" | ") + " |");
+console.log("| slowest request answered during one export | " + results.map((r) => `${r.exports.slowestBesideExportMs.toFixed(0)} ms`).join(" | ") + " |");
+console.log("| 14 exports at once (8 JSON, 6 CSV): time, RSS idle → peak | " + results.map((r) => `${(r.exports.ms14 / 1000).toFixed(1)} s, ${r.exports.idleRss.toFixed(0)} → ${r.exports.peakRss14.toFixed(0)} MiB (${ratio(r.exports.peakRss14, r.exports.idleRss)})${r.exports.errors14 ? `, ${r.exports.errors14} errors` : ""}`).join(" | ") + " |");
 const postgresRss = results.find((r) => r.name === "PostgreSQL")?.rssAfterRuns;
 const pgliteRss = results.find((r) => r.name === "PGlite")?.rssAfterRuns;
 if (postgresRss && pgliteRss) console.log(`RSS with PGlite ÷ RSS with DATABASE_URL after the runs: ${ratio(pgliteRss, postgresRss)}`);
