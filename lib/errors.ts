@@ -1,6 +1,5 @@
 import { NextResponse } from "next/server";
 import { ZodError } from "zod";
-import { isDescribedDatabaseError } from "@/lib/db/database-errors";
 import { getLogger } from "@/lib/logging/logger";
 import { currentRequestId } from "@/lib/logging/request-context";
 
@@ -118,16 +117,14 @@ export function validationError(error: ZodError): AppError {
   return new AppError("VALIDATION_FAILED", 400, first, fields);
 }
 
-// Only the error's name, message and cause chain: never request headers or bodies, which may hold tokens. The chain
-// stops at a database error named by operation and SQLSTATE: below it are the driver's words and Drizzle's
-// "Failed query: … params: …", which carry document names and user keys.
+// Only the error's name, message and cause chain: never request headers or bodies, which may hold tokens.
 function describeCause(error: unknown): string {
   const parts: string[] = [];
   let current: unknown = error;
   for (let depth = 0; current && depth < 4; depth++) {
     if (current instanceof Error) {
       parts.push(`${current.name}: ${current.message}`);
-      current = isDescribedDatabaseError(current) ? undefined : current.cause;
+      current = current.cause;
     } else {
       parts.push(String(current));
       break;

@@ -58,27 +58,21 @@ export function sqlstateOf(error: unknown): string | undefined {
 }
 
 /**
- * A query the database refused (a constraint, a value out of range …), named by operation and SQLSTATE only. Its
- * message is what reaches the logs: the driver's error (kept as `cause`, never logged) and Drizzle's "Failed query:
- * … params: …" carry the SQL's values, such as document names and user keys.
+ * A query the database refused (a constraint, a value out of range …), named by operation and SQLSTATE only: the
+ * driver's error and Drizzle's "Failed query: … params: …" carry the SQL's values, such as document names and user
+ * keys, so they are not kept (not even as `cause`, which loggers print).
  */
 export class DatabaseQueryError extends Error {
   constructor(
     readonly operation: string,
     readonly sqlstate: string | undefined,
-    options?: { cause?: unknown },
   ) {
-    super(`database ${operation} failed (${sqlstate ? `SQLSTATE ${sqlstate}` : "no SQLSTATE"})`, options);
+    super(`database ${operation} failed (${sqlstate ? `SQLSTATE ${sqlstate}` : "no SQLSTATE"})`);
     this.name = "DatabaseQueryError";
   }
 }
 
-/** Whether an error's own message is complete and safe to log, so its cause (the driver's words) need not be. */
-export function isDescribedDatabaseError(error: unknown): boolean {
-  return error instanceof DatabaseQueryError || error instanceof DatabaseUnavailableError;
-}
-
 /** A database failure for a log line: by operation, SQLSTATE or network code, never SQL, parameters or values. */
 export function describeDatabaseError(error: unknown): string {
-  return error instanceof Error && isDescribedDatabaseError(error) ? error.message : describeDatabaseFailure(error);
+  return error instanceof DatabaseQueryError || error instanceof DatabaseUnavailableError ? error.message : describeDatabaseFailure(error);
 }

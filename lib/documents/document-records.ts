@@ -172,7 +172,7 @@ export function documentRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
     let kind: OpenDatabase["kind"] | undefined;
     try {
       const opened = await open().catch((error: unknown) => {
-        throw new DatabaseUnavailableError(`database could not be opened: ${describeDatabaseFailure(error)}`, { cause: error });
+        throw new DatabaseUnavailableError(`database could not be opened: ${describeDatabaseFailure(error)}`);
       });
       kind = opened.kind;
       const result = await work(opened.db);
@@ -183,10 +183,11 @@ export function documentRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
       const label = kind ?? configuredKind?.();
       if (label) recordDatabaseOperation(label, operation, "error", (performance.now() - started) / 1000);
       if (error instanceof DatabaseUnavailableError || error instanceof AppError) throw error;
-      // Named by operation and SQLSTATE: the driver's message and Drizzle's "Failed query: … params: …" carry
-      // the query's values (document names, user keys) and must not reach a log line.
-      if (isDatabaseUnavailable(error)) throw new DatabaseUnavailableError(`database ${operation}: ${describeDatabaseFailure(error)}`, { cause: error });
-      throw new DatabaseQueryError(operation, sqlstateOf(error), { cause: error });
+      // Named by operation and SQLSTATE, without the original as `cause`: the driver's message and Drizzle's
+      // "Failed query: … params: …" carry the query's values (document names, user keys), and whatever logs an
+      // error with its cause chain (ours, Next's for a page, console.error) would print them.
+      if (isDatabaseUnavailable(error)) throw new DatabaseUnavailableError(`database ${operation}: ${describeDatabaseFailure(error)}`);
+      throw new DatabaseQueryError(operation, sqlstateOf(error));
     }
   }
 

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type OpenDatabase } from "@/lib/db/client";
 import { DatabaseUnavailableError, describeDatabaseError } from "@/lib/db/database-errors";
@@ -48,6 +49,9 @@ describe("database errors in the logs", () => {
       .recordCreated(userKey, { itemId: randomUUID(), fileId: randomUUID(), subdocid: 0, name: `${NAME}\u0000.pdf`, doctype: "contract" }, { requestId: "req-1" })
       .then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
+    // Whatever prints the error with its cause chain (Next logs a page's error with console.error) finds nothing either.
+    expect(inspect(error, { depth: 10 })).not.toContain(NAME);
+    expect(inspect(error, { depth: 10 })).not.toContain(userKey);
     let status = 0;
     let body = "";
     const log = await logged(async () => {
