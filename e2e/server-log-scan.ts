@@ -23,6 +23,18 @@ async function readSandbox<T>(api: string, what: string): Promise<T> {
   return (await response.json()) as T;
 }
 
+/**
+ * Document names are personal data. A name shorter than this could be ordinary text in a log line ("a.pdf"), so
+ * only longer ones are looked for; the e2e specs name their files `<what>-<run id>.pdf` and longer.
+ */
+const MIN_SCANNED_NAME_LENGTH = 8;
+
+/** A name as it can appear in a log: as is, and as JSON escapes it inside a JSON log line. */
+function nameForms(name: string): string[] {
+  const escaped = JSON.stringify(name).slice(1, -1);
+  return escaped === name ? [name] : [name, escaped];
+}
+
 type AccessLine = { msg?: string; requestId?: string };
 
 function parseLine(line: string): AccessLine | null {
@@ -36,8 +48,9 @@ function parseLine(line: string): AccessLine | null {
 
 /**
  * Global teardown: the app servers' output (tee'd to .e2e-logs/) must not contain any token the sandbox
- * issued during the run, the client secret, or anything secret-shaped (above); nor may the session stores, the
- * embedded databases the run wrote, or the `pg_dump`s own-server specs left here (e2e/database-scan.ts). And every request id the
+ * issued during the run, the client secret, anything secret-shaped (above), or the name of any document the
+ * run created (personal data, listed by the sandbox); nor may the session stores, the embedded databases the run
+ * wrote, or the `pg_dump`s own-server specs left here (e2e/database-scan.ts) hold a token. And every request id the
  * service saw must be on one of the app's access lines: the id in the logs is the one that reached it.
  * Runs while the sandboxes are still up.
  */
@@ -47,8 +60,12 @@ export default async function scanServerLogs(): Promise<void> {
   // Asked first, before the file scans: a connection idle through those (seconds) is closed by the sandbox.
   const tokens: string[] = [];
   const ids: string[] = [];
+  const names = new Set<string>();
   for (const api of sandboxApis) {
     tokens.push(...(await readSandbox<{ tokens: string[] }>(api, "issued-tokens")).tokens);
+    for (const name of (await readSandbox<{ names: string[] }>(api, "created-document-names")).names) {
+      if (name.length >= MIN_SCANNED_NAME_LENGTH) names.add(name);
+    }
     const seen = await readSandbox<{ requests: { requestId: string | null }[] }>(api, "request-ids");
     ids.push(...seen.requests.flatMap((r) => (r.requestId ? [r.requestId] : [])));
   }
@@ -61,6 +78,7 @@ export default async function scanServerLogs(): Promise<void> {
   for (const file of files) {
     const text = readFileSync(path.join(SERVER_LOG_DIR, file), "utf8");
     for (const secret of secrets) if (text.includes(secret)) leaks.push(`${file} contains ${secret.slice(0, 6)}…`);
+    for (const name of names) if (nameForms(name).some((form) => text.includes(form))) leaks.push(`${file} contains the document name ${JSON.stringify(name)}`);
     for (const [what, pattern] of LEAK_PATTERNS) {
       const found = pattern.exec(text);
       if (found) leaks.push(`${file} contains ${what} (${found[0].slice(0, 12)}…)`);
@@ -73,7 +91,7 @@ export default async function scanServerLogs(): Promise<void> {
       accessLines += 1;
     }
   }
-  if (leaks.length > 0) throw new Error(`tokens or secrets in server logs:\n  ${leaks.join("\n  ")}`);
+  if (leaks.length > 0) throw new Error(`tokens, secrets or document names in server logs:\n  ${leaks.join("\n  ")}`);
   const sessionFiles = scanSessionStores(secrets);
   // The teardown runs in the runner's process: it started with the run.
   const runStartedMs = Date.now() - process.uptime() * 1000;
@@ -85,7 +103,7 @@ export default async function scanServerLogs(): Promise<void> {
     throw new Error(`server-log scan: ${unmatched.length} of ${ids.length} request ids the service saw are on no app access line (e.g. ${unmatched[0]})`);
   }
   console.log(
-    `server-log scan: ${files.length} logs, ${accessLines} access lines, ${secrets.length} tokens/secrets and ${LEAK_PATTERNS.length} secret patterns checked, no leak; ` +
+    `server-log scan: ${files.length} logs, ${accessLines} access lines, ${secrets.length} tokens/secrets, ${LEAK_PATTERNS.length} secret patterns and ${names.size} document names checked, no leak; ` +
       `${sessionFiles} session files hold none of them; ` +
       `${databases.folders} PGlite folders and ${databases.dumps} pg_dumps (${databases.files} files, ${databases.mebibytes.toFixed(0)} MiB) hold none of them either; ` +
       `${ids.length} request ids seen by the service, all on app access lines`,

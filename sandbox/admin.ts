@@ -7,6 +7,7 @@ import { responseStyles } from "./response-style";
 import { accessTokenBytesSchema, identityStyles } from "./identity-style";
 import { readJsonBody, sendJson } from "./http-utils";
 import { seenRequestIds } from "./seen-request-ids";
+import { createdDocumentNames } from "./created-document-names";
 import { refreshTokenStatus } from "./refresh-token-status";
 import { logoutTokenRequestSchema } from "./logout-token-minting";
 import { signOutAccount } from "./session-sign-out";
@@ -88,6 +89,9 @@ const adminRoutes: Record<string, Record<string, AdminRoute>> = {
   },
   "/_sandbox/request-ids": {
     GET: (_deps, _req, res) => sendJson(res, 200, { requests: seenRequestIds.list() }),
+  },
+  "/_sandbox/created-document-names": {
+    GET: (_deps, _req, res) => sendJson(res, 200, { names: createdDocumentNames.list() }),
   },
   "/_sandbox/faults": {
     GET: (deps, _req, res) => sendJson(res, 200, { faults: deps.faults.list(), heldTokenCalls: deps.faults.heldCount() }),

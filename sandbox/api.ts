@@ -15,6 +15,7 @@ import { handleAdmin } from "./admin";
 import { ApiError } from "./api-error";
 import type { ResponseStyleSwitch } from "./response-style";
 import { seenRequestIds } from "./seen-request-ids";
+import { createdDocumentNames } from "./created-document-names";
 import type { IdentityStyleSwitch } from "./identity-style";
 import type { SigningKeys } from "./signing-keys";
 import type { RevocationEndpoint, Revocations } from "./revocations";
@@ -128,6 +129,7 @@ async function createDocument(deps: ApiDeps, req: IncomingMessage, res: ServerRe
     owner: user.email,
   };
   deps.documents.add(document);
+  createdDocumentNames.record(document.name);
   sendJson(res, 200, deps.style.createResponse({ itemId: document.itemId, fileId, container: CONTAINER, sas, url, subdocid: document.subdocid }));
 }
 

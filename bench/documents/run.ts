@@ -4,7 +4,10 @@
  * instance (`npm run build` first) serves, and sequential requests time:
  *   - a request without the database (GET /api/sessions: signed in, reads the session, no query) — the baseline;
  *   - the list's first page, a page 5,000 records deep (keyset cursor), a name search and a status filter;
- *   - recording one event (POST /api/documents/{itemId}/events).
+ *   - recording one event (POST /api/documents/{itemId}/events);
+ *   - the export of the user's 10,000 documents (30,000 events) as JSON and as CSV, the slowest request answered
+ *     while one export runs, and the RSS with 14 exports at once (8 JSON, 6 CSV) against the instance idle, on a
+ *     fresh instance with the production heap cap (--max-old-space-size=192).
  * Also RSS of each instance after start and after the runs, and the first start with an empty DATABASE_DIR (from
  * the build's seed) against a start on PostgreSQL. Every figure is printed with its ratio to the baseline.
  *
@@ -27,6 +30,7 @@ import { signInTokens, storedSessionCookies } from "../load/sessions";
 import { percentile } from "../load/stats";
 import { openDatabase } from "@/lib/db/client";
 import { userKeyFor } from "@/lib/auth/user-key";
+import { DEFAULT_HEAP_CAP_MIB } from "../../scripts/lib/heap-cap";
 
 const SANDBOX_PORTS = { authPort: 4713, apiPort: 4714, blobPort: 4715 };
 const POSTGRES_PORT = 4716;
@@ -47,9 +51,10 @@ function procStatusMiB(pid: number, field: "VmRSS" | "VmHWM"): number {
 }
 
 /** The standalone server forks nothing, so its pid is the server's (see scripts/lib/standalone-app.ts). */
-async function startApp(env: Record<string, string>): Promise<{ app: RunningProcess; readyMs: number }> {
+async function startApp(env: Record<string, string>, heapCapMiB?: number): Promise<{ app: RunningProcess; readyMs: number }> {
   const started = performance.now();
-  const app = startProcess("app", process.execPath, [path.resolve(".next/standalone/server.js")], {
+  const heapCap = heapCapMiB ? [`--max-old-space-size=${heapCapMiB}`] : [];
+  const app = startProcess("app", process.execPath, [...heapCap, path.resolve(".next/standalone/server.js")], {
     cwd: path.resolve(".next/standalone"),
     // No readiness delay on SIGTERM: nothing balances this instance, and each stop would wait 5 s.
     env: { PATH: process.env.PATH, NODE_ENV: "production", PORT: String(APP_PORT), HOSTNAME: "127.0.0.1", LOG_LEVEL: "warn", SHUTDOWN_READINESS_DELAY_MS: "0", ...env },
@@ -79,7 +84,10 @@ async function time(label: string, cookie: string, request: (i: number) => { pat
   return result;
 }
 
-/** 200,000 documents, one "created" event each; `userKey` owns 10,000, the rest are spread over 1,900 users. */
+/**
+ * 200,000 documents, one "created" event each; `userKey` owns 10,000, the rest are spread over 1,900 users. The
+ * user's documents also get "upload_started" and "uploaded" events: 30,000 in their export.
+ */
 const SEED_STATEMENTS = (userKey: string) => [
   sql`
     insert into documents (user_key, item_id, file_id, subdocid, container, name, doctype, size, md5, status, created_at, updated_at)
@@ -93,6 +101,12 @@ const SEED_STATEMENTS = (userKey: string) => [
   sql`
     insert into document_events (user_key, item_id, event_id, type, at)
     select user_key, item_id, md5('event' || item_id)::uuid, 'created', created_at from documents`,
+  sql`
+    insert into document_events (user_key, item_id, event_id, type, at, request_id, device, details)
+    select user_key, item_id, md5(t || item_id)::uuid, t, created_at + i * interval '1 second', 'req-' || item_id, 'Chrome 131 on Linux',
+           case t when 'uploaded' then jsonb_build_object('mode', 'single', 'bytes', size, 'md5', md5, 'durationMs', 812) else '{}'::jsonb end
+    from documents, unnest(array['upload_started', 'uploaded']) with ordinality as e(t, i)
+    where user_key = ${userKey}`,
   sql`analyze`,
 ];
 
@@ -135,6 +149,70 @@ async function seed(options: { url?: string; dir: string }, userKey: string): Pr
   return performance.now() - started;
 }
 
+type ExportFigures = {
+  json: { ms: number; mib: number };
+  csv: { ms: number; mib: number };
+  /** The slowest GET /api/sessions answered while one JSON export ran (sequential requests). */
+  slowestBesideExportMs: number;
+  idleRss: number;
+  peakRss14: number;
+  ms14: number;
+  errors14: number;
+};
+
+const EXPORT_RUNS = 3;
+
+async function exportOnce(cookie: string, format: "json" | "csv"): Promise<{ ms: number; bytes: number; ok: boolean }> {
+  const started = performance.now();
+  const res = await fetch(`http://127.0.0.1:${APP_PORT}/api/documents/export?format=${format}`, { headers: { cookie } });
+  const bytes = (await res.arrayBuffer()).byteLength;
+  return { ms: performance.now() - started, bytes, ok: res.ok };
+}
+
+/** Median of EXPORT_RUNS sequential exports after one warm-up. */
+async function timeExport(cookie: string, format: "json" | "csv"): Promise<{ ms: number; mib: number }> {
+  await exportOnce(cookie, format);
+  const runs: { ms: number; bytes: number }[] = [];
+  for (let i = 0; i < EXPORT_RUNS; i++) {
+    const run = await exportOnce(cookie, format);
+    if (!run.ok) throw new Error(`export ${format} failed`);
+    runs.push(run);
+  }
+  runs.sort((a, b) => a.ms - b.ms);
+  const median = runs[Math.floor(runs.length / 2)]!;
+  console.log(`  export ${format}: ${median.ms.toFixed(0)} ms (median of ${EXPORT_RUNS}), ${(median.bytes / 1024 / 1024).toFixed(1)} MiB`);
+  return { ms: median.ms, mib: median.bytes / 1024 / 1024 };
+}
+
+async function measureExports(pid: number, cookie: string): Promise<ExportFigures> {
+  const json = await timeExport(cookie, "json");
+  const csv = await timeExport(cookie, "csv");
+  // Requests one after the other while an export runs: none should wait long behind it (PGlite runs one query at a time).
+  const exporting = exportOnce(cookie, "json");
+  let done = false;
+  void exporting.finally(() => (done = true));
+  let slowestBesideExportMs = 0;
+  while (!done) {
+    const started = performance.now();
+    await (await fetch(`http://127.0.0.1:${APP_PORT}/api/sessions`, { headers: { cookie } })).arrayBuffer();
+    slowestBesideExportMs = Math.max(slowestBesideExportMs, performance.now() - started);
+  }
+  await exporting;
+  // 14 at once, as the issue's user pressed Export: RSS sampled every 20 ms.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const idleRss = procStatusMiB(pid, "VmRSS");
+  let peakRss14 = idleRss;
+  const sampler = setInterval(() => (peakRss14 = Math.max(peakRss14, procStatusMiB(pid, "VmRSS"))), 20);
+  const started = performance.now();
+  const formats = [...Array<"json">(8).fill("json"), ...Array<"csv">(6).fill("csv")];
+  const runs = await Promise.all(formats.map((format) => exportOnce(cookie, format)));
+  const ms14 = performance.now() - started;
+  clearInterval(sampler);
+  const errors14 = runs.filter((r) => !r.ok).length;
+  console.log(`  14 exports at once: ${ms14.toFixed(0)} ms, RSS idle ${idleRss.toFixed(0)} MiB, peak ${peakRss14.toFixed(0)} MiB${errors14 ? `, ${errors14} errors` : ""}; slowest request beside one export ${slowestBesideExportMs.toFixed(0)} ms`);
+  return { json, csv, slowestBesideExportMs, idleRss, peakRss14, ms14, errors14 };
+}
+
 type BackendResult = {
   name: string;
   seedMs: number;
@@ -155,6 +233,7 @@ const sandbox = await startSandbox({ ...SANDBOX_PORTS, accessTokenTtl: 3600 });
 const postgres = await startPostgresServer(POSTGRES_PORT);
 const loadAverageBefore = os.loadavg();
 const results: BackendResult[] = [];
+const exportResults: (ExportFigures & { name: string })[] = [];
 const firstStarts: { name: string; readyMs: number; peakRss: number; rss: number }[] = [];
 try {
   const [tokens] = await signInTokens(sandbox, 1);
@@ -212,6 +291,15 @@ try {
     } finally {
       await app.stop();
     }
+    // The exports on a fresh instance with the production heap cap (the Dockerfile's and systemd unit's): without
+    // one, V8 leaves garbage uncollected and RSS says more about its heuristics than about the export.
+    const capped = await startApp(env, DEFAULT_HEAP_CAP_MIB);
+    try {
+      console.log(`${backend.name}: exports, on an instance with --max-old-space-size=${DEFAULT_HEAP_CAP_MIB}`);
+      exportResults.push({ name: backend.name, ...(await measureExports(capped.app.child.pid!, cookie!)) });
+    } finally {
+      await capped.app.stop();
+    }
   }
 
   // First start: an empty PGlite folder (loaded from the build's seed) against PostgreSQL (already migrated above).
@@ -249,6 +337,12 @@ console.log("| RSS after start / after the runs | " + results.map((r) => `${r.rs
 const postgresRss = results.find((r) => r.name === "PostgreSQL")?.rssAfterRuns;
 const pgliteRss = results.find((r) => r.name === "PGlite")?.rssAfterRuns;
 if (postgresRss && pgliteRss) console.log(`RSS with PGlite ÷ RSS with DATABASE_URL after the runs: ${ratio(pgliteRss, postgresRss)}`);
+console.log(`\nExports of the user's 10,000 documents (30,000 events), instance with --max-old-space-size=${DEFAULT_HEAP_CAP_MIB}:`);
+console.log("| figure | " + exportResults.map((r) => r.name).join(" | ") + " |");
+console.log("|---|" + exportResults.map(() => "---|").join(""));
+console.log("| one export, JSON / CSV (median of 3) | " + exportResults.map((r) => `${(r.json.ms / 1000).toFixed(2)} s (${r.json.mib.toFixed(1)} MiB) / ${(r.csv.ms / 1000).toFixed(2)} s (${r.csv.mib.toFixed(1)} MiB)`).join(" | ") + " |");
+console.log("| slowest request answered during one export | " + exportResults.map((r) => `${r.slowestBesideExportMs.toFixed(0)} ms`).join(" | ") + " |");
+console.log("| 14 exports at once (8 JSON, 6 CSV): time, RSS idle → peak | " + exportResults.map((r) => `${(r.ms14 / 1000).toFixed(1)} s, ${r.idleRss.toFixed(0)} → ${r.peakRss14.toFixed(0)} MiB (${ratio(r.peakRss14, r.idleRss)})${r.errors14 ? `, ${r.errors14} errors` : ""}`).join(" | ") + " |");
 console.log("\nFirst start (to /api/health 200):");
 const pgStart = firstStarts.find((s) => s.name === "PostgreSQL");
 for (const s of firstStarts) {

@@ -46,9 +46,33 @@ export function describeDatabaseFailure(error: unknown): string {
   return "failed";
 }
 
-/** The innermost message of an error chain: the driver's words, without Drizzle's "Failed query: …" and its parameters. */
-export function rootMessage(error: unknown): string {
+/** The SQLSTATE of a database error, or of one it wraps (Drizzle wraps the driver's), if it has one. */
+export function sqlstateOf(error: unknown): string | undefined {
   let current: unknown = error;
-  for (let depth = 0; current instanceof Error && current.cause instanceof Error && depth < 5; depth++) current = current.cause;
-  return current instanceof Error ? current.message : String(current);
+  for (let depth = 0; current instanceof Error && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
+    current = current.cause;
+  }
+  return undefined;
+}
+
+/**
+ * A query the database refused (a constraint, a value out of range …), named by operation and SQLSTATE only: the
+ * driver's error and Drizzle's "Failed query: … params: …" carry the SQL's values, such as document names and user
+ * keys, so they are not kept (not even as `cause`, which loggers print).
+ */
+export class DatabaseQueryError extends Error {
+  constructor(
+    readonly operation: string,
+    readonly sqlstate: string | undefined,
+  ) {
+    super(`database ${operation} failed (${sqlstate ? `SQLSTATE ${sqlstate}` : "no SQLSTATE"})`);
+    this.name = "DatabaseQueryError";
+  }
+}
+
+/** A database failure for a log line: by operation, SQLSTATE or network code, never SQL, parameters or values. */
+export function describeDatabaseError(error: unknown): string {
+  return error instanceof DatabaseQueryError || error instanceof DatabaseUnavailableError ? error.message : describeDatabaseFailure(error);
 }

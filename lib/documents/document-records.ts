@@ -1,8 +1,9 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { and, asc, desc, eq, ilike, isNull, lt, sql } from "drizzle-orm";
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import { and, asc, desc, eq, ilike, inArray, isNull, lt, sql } from "drizzle-orm";
 import { configuredDatabaseKind, getDatabase, type Database, type DatabaseKind, type OpenDatabase } from "@/lib/db/client";
-import { DatabaseUnavailableError, isDatabaseUnavailable, rootMessage } from "@/lib/db/database-errors";
+import { DatabaseQueryError, DatabaseUnavailableError, describeDatabaseFailure, isDatabaseUnavailable, sqlstateOf } from "@/lib/db/database-errors";
 import { documentEvents, documents, type DocumentEventType, type DocumentStatus } from "@/lib/db/schema";
 import type { CreatedDocumentFacts, DocumentEventInput, DocumentListQuery, ImportedDocument } from "@/lib/documents/document-record-input";
 import { AppError } from "@/lib/errors";
@@ -42,10 +43,10 @@ export type CreatedDocument = CreatedDocumentFacts & { itemId: string };
 
 export type DocumentPage = { documents: DocumentRecord[]; nextCursor: string | null };
 
-export type DocumentsExport = {
-  documents: (DocumentRecord & { removedAt: string | null })[];
-  events: (DocumentEventRecord & { itemId: string })[];
-};
+/** A document in the export: removed ones too, with when. */
+export type ExportedDocument = DocumentRecord & { removedAt: string | null };
+/** An event in the export, with its document's itemId. */
+export type ExportedEvent = DocumentEventRecord & { itemId: string };
 
 type DocumentRow = typeof documents.$inferSelect;
 type EventRow = typeof documentEvents.$inferSelect;
@@ -77,6 +78,10 @@ function toEventRecord(row: EventRow): DocumentEventRecord {
     device: row.device,
     details: row.details,
   };
+}
+
+function toExportedEvent(row: EventRow): ExportedEvent {
+  return { itemId: row.itemId, ...toEventRecord(row) };
 }
 
 /** An opaque page cursor: the last row's creation time and itemId, the list's sort key. */
@@ -167,7 +172,7 @@ export function documentRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
     let kind: OpenDatabase["kind"] | undefined;
     try {
       const opened = await open().catch((error: unknown) => {
-        throw new DatabaseUnavailableError(`database could not be opened: ${rootMessage(error)}`, { cause: error });
+        throw new DatabaseUnavailableError(`database could not be opened: ${describeDatabaseFailure(error)}`);
       });
       kind = opened.kind;
       const result = await work(opened.db);
@@ -177,9 +182,12 @@ export function documentRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
       // A failed open counts too, under the kind of database configured.
       const label = kind ?? configuredKind?.();
       if (label) recordDatabaseOperation(label, operation, "error", (performance.now() - started) / 1000);
-      if (error instanceof DatabaseUnavailableError) throw error;
-      if (isDatabaseUnavailable(error)) throw new DatabaseUnavailableError(`database ${operation}: ${rootMessage(error)}`, { cause: error });
-      throw error;
+      if (error instanceof DatabaseUnavailableError || error instanceof AppError) throw error;
+      // Named by operation and SQLSTATE, without the original as `cause`: the driver's message and Drizzle's
+      // "Failed query: … params: …" carry the query's values (document names, user keys), and whatever logs an
+      // error with its cause chain (ours, Next's for a page, console.error) would print them.
+      if (isDatabaseUnavailable(error)) throw new DatabaseUnavailableError(`database ${operation}: ${describeDatabaseFailure(error)}`);
+      throw new DatabaseQueryError(operation, sqlstateOf(error));
     }
   }
 
@@ -343,23 +351,68 @@ export function documentRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
       );
     },
 
-    /** Everything kept about the user's documents, removed ones included (with `removedAt`): for the export download. */
-    exportDocuments(userKey: string): Promise<DocumentsExport> {
+    /**
+     * Everything kept about the user's documents, removed ones included (with `removedAt`), newest first: for the
+     * export download, in batches of `batchSize`. Each batch is its own keyset query (`(created_at, item_id) < last
+     * row's`), so nothing is held between batches (PGlite runs one query at a time), the query timeout measures one
+     * batch's database time, and memory holds one batch whatever the number of records. Between batches the event
+     * loop runs other requests.
+     */
+    async *exportDocumentBatches(userKey: string, batchSize: number): AsyncGenerator<ExportedDocument[]> {
+      let after: { at: string; itemId: string } | undefined;
+      for (;;) {
+        const rows = await run("export", (db) =>
+          db
+            .select({ row: documents, cursorAt: sql<string>`${documents.createdAt}::text` })
+            .from(documents)
+            .where(and(eq(documents.userKey, userKey), after ? sql`(${documents.createdAt}, ${documents.itemId}) < (${after.at}::timestamptz, ${after.itemId})` : undefined))
+            .orderBy(desc(documents.createdAt), desc(documents.itemId))
+            .limit(batchSize),
+        );
+        if (rows.length > 0) yield rows.map(({ row }) => ({ ...toDocumentRecord(row), removedAt: row.removedAt?.toISOString() ?? null }));
+        const last = rows.at(-1);
+        if (!last || rows.length < batchSize) return;
+        // The cursor keeps the database's own text of the time (microseconds), which a JS Date would round.
+        after = { at: last.cursorAt, itemId: last.row.itemId };
+        await yieldToEventLoop();
+      }
+    },
+
+    /** The audit trails of all the user's documents, by document then time (as exportDocumentBatches, in keyset batches). */
+    async *exportEventBatches(userKey: string, batchSize: number): AsyncGenerator<ExportedEvent[]> {
+      let after: { itemId: string; at: string; id: number } | undefined;
+      for (;;) {
+        const rows = await run("export", (db) =>
+          db
+            .select({ row: documentEvents, cursorAt: sql<string>`${documentEvents.at}::text` })
+            .from(documentEvents)
+            .where(
+              and(
+                eq(documentEvents.userKey, userKey),
+                after ? sql`(${documentEvents.itemId}, ${documentEvents.at}, ${documentEvents.id}) > (${after.itemId}, ${after.at}::timestamptz, ${after.id})` : undefined,
+              ),
+            )
+            .orderBy(asc(documentEvents.itemId), asc(documentEvents.at), asc(documentEvents.id))
+            .limit(batchSize),
+        );
+        if (rows.length > 0) yield rows.map(({ row }) => toExportedEvent(row));
+        const last = rows.at(-1);
+        if (!last || rows.length < batchSize) return;
+        after = { itemId: last.row.itemId, at: last.cursorAt, id: last.row.id };
+        await yieldToEventLoop();
+      }
+    },
+
+    /** The audit trails of some of the user's documents (one export batch's), by document then time. */
+    exportEventsOf(userKey: string, itemIds: readonly string[]): Promise<ExportedEvent[]> {
+      if (itemIds.length === 0) return Promise.resolve([]);
       return run("export", async (db) => {
         const rows = await db
           .select()
-          .from(documents)
-          .where(eq(documents.userKey, userKey))
-          .orderBy(desc(documents.createdAt), desc(documents.itemId));
-        const events = await db
-          .select()
           .from(documentEvents)
-          .where(eq(documentEvents.userKey, userKey))
+          .where(and(eq(documentEvents.userKey, userKey), inArray(documentEvents.itemId, [...itemIds])))
           .orderBy(asc(documentEvents.itemId), asc(documentEvents.at), asc(documentEvents.id));
-        return {
-          documents: rows.map((row) => ({ ...toDocumentRecord(row), removedAt: row.removedAt?.toISOString() ?? null })),
-          events: events.map((row) => ({ itemId: row.itemId, ...toEventRecord(row) })),
-        };
+        return rows.map(toExportedEvent);
       });
     },
 
@@ -424,4 +477,4 @@ export type DocumentRecords = ReturnType<typeof documentRecordsFor>;
 /** The document records in this process's database (lib/db/client.ts). */
 export const documentRecords: DocumentRecords = documentRecordsFor(getDatabase, configuredDatabaseKind);
 
-export const { recordCreated, recordEvents, listDocuments, getDocument, removeDocument, exportDocuments, importDocuments } = documentRecords;
+export const { recordCreated, recordEvents, listDocuments, getDocument, removeDocument, importDocuments } = documentRecords;

@@ -1,6 +1,6 @@
 import "server-only";
 import type { NextRequest } from "next/server";
-import { rootMessage } from "@/lib/db/database-errors";
+import { describeDatabaseError } from "@/lib/db/database-errors";
 import { createdDocumentFactsSchema } from "@/lib/documents/document-record-input";
 import { recordCreated } from "@/lib/documents/document-records";
 import { recordContextOf, userKeyFromCookie } from "@/lib/documents/request-user";
@@ -37,7 +37,7 @@ async function record(req: NextRequest, created: CreateDocumentResult, input: Cr
 export function recordCreationWithin(req: NextRequest, created: CreateDocumentResult, input: CreateDocumentInput, waitMs = RECORD_CREATED_WAIT_MS): Promise<boolean> {
   const requestId = currentRequestId();
   const attempt = record(req, created, input).catch((error: unknown) => {
-    getLogger().warn({ msg: `document record: "created" not written (${rootMessage(error)}); the browser will report it again`, requestId });
+    getLogger().warn({ msg: `document record: "created" not written (${describeDatabaseError(error)}); the browser will report it again`, requestId });
     return false;
   });
   let timer: NodeJS.Timeout | undefined;

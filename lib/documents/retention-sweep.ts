@@ -1,5 +1,5 @@
 import "server-only";
-import { rootMessage } from "@/lib/db/database-errors";
+import { describeDatabaseError } from "@/lib/db/database-errors";
 import { documentRecords, type DocumentRecords } from "@/lib/documents/document-records";
 import { getConfig } from "@/lib/env";
 import { getLogger } from "@/lib/logging/logger";
@@ -31,7 +31,7 @@ export function startRetentionSweep(): void {
       const deleted = await sweepExpiredDocuments(documentRecords, retentionDays);
       if (deleted > 0) getLogger().info({ msg: `document records: ${deleted} untouched for ${retentionDays} days deleted (DOCUMENT_RETENTION_DAYS)` });
     } catch (error) {
-      getLogger().warn({ msg: `document records: retention sweep failed (${rootMessage(error)}); trying again in an hour` });
+      getLogger().warn({ msg: `document records: retention sweep failed (${describeDatabaseError(error)}); trying again in an hour` });
     }
   };
   setTimeout(() => void sweep(), FIRST_SWEEP_DELAY_MS).unref();

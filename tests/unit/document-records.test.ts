@@ -2,10 +2,11 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type OpenDatabase } from "@/lib/db/client";
 import { documentEventInputSchema, type DocumentEventInput, type ImportedDocument } from "@/lib/documents/document-record-input";
-import { documentRecordsFor, type DocumentRecords } from "@/lib/documents/document-records";
+import { documentRecordsFor, type DocumentRecords, type ExportedDocument, type ExportedEvent } from "@/lib/documents/document-records";
 import { startPostgresServer, type RunningPostgres } from "../../scripts/lib/postgres-server";
 
 // The same tests against both ways of running the database: PGlite in this process, and a real PostgreSQL (Debian's
@@ -45,6 +46,15 @@ const at = (offsetSeconds: number) => new Date(Date.UTC(2026, 10, 26, 12, 0, off
 
 function createdEvent(offsetSeconds = 0, overrides: Partial<Extract<DocumentEventInput, { type: "created" }>> = {}): DocumentEventInput {
   return { id: newId(), type: "created", at: at(offsetSeconds), fileId: newId(), subdocid: 0, container: "documents", name: "Lease 2026", doctype: "contract", ...overrides };
+}
+
+/** Everything the export reads, in batches of 2: every batch boundary is crossed. */
+async function exportAll(records: DocumentRecords, userKey: string): Promise<{ documents: ExportedDocument[]; events: ExportedEvent[] }> {
+  const documents: ExportedDocument[] = [];
+  const events: ExportedEvent[] = [];
+  for await (const batch of records.exportDocumentBatches(userKey, 2)) documents.push(...batch);
+  for await (const batch of records.exportEventBatches(userKey, 2)) events.push(...batch);
+  return { documents, events };
 }
 
 describe.each(backends)("document records on %s", (_name, open) => {
@@ -146,7 +156,7 @@ describe.each(backends)("document records on %s", (_name, open) => {
     expect(await records.recordEvents(bob, itemId, [{ id: newId(), type: "uploaded", at: at(1), bytes: 1 }], ctx)).toBeNull();
     expect(await records.removeDocument(bob, itemId, ctx)).toBe(false);
     expect((await records.listDocuments(bob, { limit: 50 })).documents).toEqual([]);
-    expect((await records.exportDocuments(bob)).documents).toEqual([]);
+    expect((await exportAll(records, bob)).documents).toEqual([]);
     expect((await records.getDocument(alice, itemId))?.document.status).toBe("created");
   });
 
@@ -210,12 +220,28 @@ describe.each(backends)("document records on %s", (_name, open) => {
     expect(await records.removeDocument(user, removed, ctx)).toBe(false);
     expect((await records.listDocuments(user, { limit: 50 })).documents.map((d) => d.itemId)).toEqual([kept]);
     expect(await records.getDocument(user, removed)).toBeNull();
-    const exported = await records.exportDocuments(user);
+    const exported = await exportAll(records, user);
     expect(exported.documents.map((d) => [d.itemId, d.removedAt !== null])).toEqual([
       [removed, true],
       [kept, false],
     ]);
     expect(exported.events.filter((e) => e.itemId === removed).map((e) => e.type)).toEqual(["created", "removed"]);
+  });
+
+  it("exports every record exactly once across keyset batches, with equal and sub-millisecond creation times", async () => {
+    const user = newUser();
+    const ids = Array.from({ length: 7 }, () => newId());
+    // Five created in the same millisecond (ties on created_at), and two a few microseconds apart, which a JS Date rounds.
+    for (const itemId of ids) await records.recordEvents(user, itemId, [createdEvent(0), { id: newId(), type: "upload_started", at: at(1), mode: "single" }], ctx);
+    await database.db.execute(sql`update documents set created_at = created_at + interval '3 microseconds' where user_key = ${user} and item_id = ${ids[0]!}`);
+    await database.db.execute(sql`update documents set created_at = created_at + interval '1 microsecond' where user_key = ${user} and item_id = ${ids[1]!}`);
+    const exported = await exportAll(records, user);
+    const tied = ids.slice(2).sort().reverse();
+    expect(exported.documents.map((d) => d.itemId)).toEqual([ids[0], ids[1], ...tied]);
+    expect(exported.events.map((e) => [e.itemId, e.type])).toEqual([...ids].sort().flatMap((id) => [[id, "created"], [id, "upload_started"]]));
+    // The CSV's per-batch read of trails: only the named documents', by document then time.
+    const some = await records.exportEventsOf(user, [ids[3]!, ids[5]!]);
+    expect(some.map((e) => [e.itemId, e.type])).toEqual([ids[3]!, ids[5]!].sort().flatMap((id) => [[id, "created"], [id, "upload_started"]]));
   });
 
   it("imports the browser's old list once, skipping documents already on record", async () => {
@@ -259,7 +285,7 @@ describe.each(backends)("document records on %s", (_name, open) => {
     await records.recordEvents(user, recent, [createdEvent(0)], ctx);
     expect(await records.deleteDocumentsUpdatedBefore(new Date("2021-01-01T00:00:00Z"))).toBe(1);
     expect(await records.getDocument(user, old)).toBeNull();
-    const left = await records.exportDocuments(user);
+    const left = await exportAll(records, user);
     expect(left.documents.map((d) => d.itemId).sort()).toEqual([touched, recent].sort());
     expect(left.events.some((e) => e.itemId === old)).toBe(false);
   });

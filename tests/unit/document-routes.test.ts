@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { NextRequest } from "next/server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 // The document-record routes over a real embedded session store and a real embedded database (PGlite).
 const ORIGIN = "http://localhost:3000";
@@ -154,6 +154,32 @@ describe("the document-record routes", () => {
     const json = await exportRoute.GET(request("/api/documents/export?format=json", { cookie: alice }), {});
     expect(json.headers.get("content-disposition")).toMatch(/\.json"$/);
     expect((await exportRoute.GET(request("/api/documents/export?format=xml", { cookie: alice }), {})).status).toBe(400);
+  });
+
+  it("start the CSV with a UTF-8 byte-order mark, so a spreadsheet reads its names as UTF-8", async () => {
+    await report(alice, randomUUID(), [created({ name: "契約書-見本.pdf" })]);
+    const bytes = new Uint8Array(await (await exportRoute.GET(request("/api/documents/export?format=csv", { cookie: alice }), {})).arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes)).toContain("契約書-見本.pdf");
+    // JSON has none: JSON.parse refuses one.
+    const json = new Uint8Array(await (await exportRoute.GET(request("/api/documents/export?format=json", { cookie: alice }), {})).arrayBuffer());
+    expect(json[0]).toBe("{".charCodeAt(0));
+  });
+
+  it("name both files by the user's own date in the zone their browser reported, not UTC's", async () => {
+    // 01:00 UTC on the 27th is 20:00 on the 26th in New York.
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-27T01:00:00Z") });
+    try {
+      const get = (format: string, cookie: string) => exportRoute.GET(request(`/api/documents/export?format=${format}`, { cookie }), {});
+      for (const format of ["csv", "json"]) {
+        expect((await get(format, `${alice}; tz=America%2FNew_York`)).headers.get("content-disposition")).toBe(`attachment; filename="documents-2026-11-26.${format}"`);
+        expect((await get(format, `${alice}; tz=Asia%2FTokyo`)).headers.get("content-disposition")).toBe(`attachment; filename="documents-2026-11-27.${format}"`);
+        // No zone reported yet, or one this runtime does not know: UTC, as the pages show.
+        expect((await get(format, `${alice}; tz=Mars%2FOlympus`)).headers.get("content-disposition")).toBe(`attachment; filename="documents-2026-11-27.${format}"`);
+      }
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("import the browser's old list once", async () => {

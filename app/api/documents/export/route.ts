@@ -1,9 +1,14 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { exportDocuments } from "@/lib/documents/document-records";
+import { describeDatabaseError } from "@/lib/db/database-errors";
+import { documentRecords } from "@/lib/documents/document-records";
 import { withDocumentRecords } from "@/lib/documents/document-route-errors";
-import { documentsExportCsv, documentsExportJson } from "@/lib/documents/documents-export";
+import { documentsExportCsv, documentsExportJson, exportByteStream, exportFileName } from "@/lib/documents/documents-export";
 import { requireDocumentUser } from "@/lib/documents/request-user";
+import { TIME_ZONE_COOKIE } from "@/lib/i18n/locales";
+import { resolveTimeZone } from "@/lib/i18n/resolve-locale";
+import { getLogger } from "@/lib/logging/logger";
+import { currentRequestId } from "@/lib/logging/request-context";
 import { withErrorHandling } from "@/lib/route-handler";
 
 export const dynamic = "force-dynamic";
@@ -12,19 +17,25 @@ const formatSchema = z.enum(["csv", "json"], { error: "format must be csv or jso
 
 /**
  * Downloads everything kept about the user's documents, removed ones included, with their audit trails:
- * `?format=csv` (one row per event) or `?format=json`.
+ * `?format=csv` (one row per event, with a UTF-8 byte-order mark) or `?format=json`. Streamed in keyset batches
+ * (lib/documents/documents-export.ts), named by the user's own date.
  */
 export const GET = withErrorHandling(async (req) => {
   const { userKey } = await requireDocumentUser(req);
   const format = formatSchema.parse(req.nextUrl.searchParams.get("format") ?? "json");
-  const data = await withDocumentRecords(() => exportDocuments(userKey));
   const now = new Date();
-  const body = format === "csv" ? documentsExportCsv(data) : documentsExportJson(data, now);
+  const requestId = currentRequestId();
+  const chunks = format === "csv" ? documentsExportCsv(documentRecords, userKey) : documentsExportJson(documentRecords, userKey, now);
+  const body = await withDocumentRecords(() =>
+    exportByteStream(chunks, (error) => getLogger().error({ msg: `document export stopped part-way: ${describeDatabaseError(error)}`, requestId, code: "EXPORT_INCOMPLETE" })),
+  );
   return new NextResponse(body, {
     headers: {
       "content-type": format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
-      "content-disposition": `attachment; filename="documents-${now.toISOString().slice(0, 10)}.${format}"`,
+      "content-disposition": `attachment; filename="${exportFileName(format, now, resolveTimeZone(req.cookies.get(TIME_ZONE_COOKIE)?.value))}"`,
       "cache-control": "no-store",
+      // A proxy that buffers (nginx does by default) would hold the whole file in its memory or on its disk.
+      "x-accel-buffering": "no",
     },
   });
 });
