@@ -113,10 +113,11 @@ export function AuditTrail({ events }: { events: DocumentEventRecord[] }) {
             <p className="text-sm font-medium text-slate-900">{titleOf(event, t)}</p>
             <p className="text-xs text-slate-600">
               <LocalTime iso={event.at} style="absolute" seconds />
-              {/* One piece: on a phone the device moves to the next line whole rather than breaking inside its name. */}
+              {/* On a phone the device has a line of its own rather than breaking inside its name. */}
               {event.device ? (
-                <span className="inline-block" data-testid="event-device">
-                  &nbsp;· {device ? deviceName(sessions, device) : event.device}
+                <span className="block sm:inline" data-testid="event-device">
+                  <span className="hidden sm:inline"> · </span>
+                  {device ? deviceName(sessions, device) : event.device}
                 </span>
               ) : null}
             </p>
