@@ -4,7 +4,7 @@ type ProgressBarProps = {
   /** 0–100, or null while the amount of work is not known yet. */
   value: number | null;
   label: string;
-  /** Spoken instead of the bare percentage, e.g. "42 % — 12 MiB of 30 MiB". */
+  /** Spoken instead of the bare percentage, e.g. "42% · 12 MiB of 30 MiB". */
   valueText?: string;
   tone?: "brand" | "success" | "error";
   className?: string;

@@ -25,6 +25,9 @@ test.describe("sign-in with the service", () => {
     const notice = page.getByTestId("customer-not-found");
     await expect(notice).toContainText("No customer account yet");
     await expect(notice).toContainText("no customer account for this user");
+    // Only what is true: his uploads work, so nothing about needing a plan to use the API.
+    await expect(notice).toContainText("Uploading documents works as usual");
+    await expect(notice).not.toContainText("plan");
     const res = await page.request.get("/api/account");
     expect(res.status()).toBe(404);
     expect((await res.json()).error.code).toBe("CUSTOMER_NOT_FOUND");

@@ -135,7 +135,7 @@ test.describe("block upload", () => {
     // The Pause button is gone: a keyboard user lands on Resume, not on the page's top.
     await expect(page.getByRole("button", { name: "Resume upload of paused.bin" })).toBeFocused();
     await expect(row.getByRole("status")).toHaveText("Paused — Resume sends only the blocks still missing");
-    await expect(row.getByTestId("upload-progress-text")).toHaveText(/^\d+ % · [\d.]+ MiB of 72 MiB$/);
+    await expect(row.getByTestId("upload-progress-text")).toHaveText(/^\d+% · [\d.]+ MiB of 72 MiB$/);
     // What the app counts as staged is what it saved for the resume: a block whose 201 reached the network just as
     // Pause aborted its request is not among them, and is rightly sent again. Read once two reads agree.
     let previous = "";

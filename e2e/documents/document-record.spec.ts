@@ -49,7 +49,7 @@ test.describe("the app's record of a user's documents", () => {
     const trail = b.getByTestId("audit-trail");
     await expect(trail.getByRole("listitem").first()).toHaveAttribute("data-event", "created");
     const uploaded = trail.locator('[data-event="uploaded"]');
-    await expect(uploaded).toContainText(`MD5 ${contract.md5Hex}`);
+    await expect(uploaded.locator('[data-key="md5"]')).toHaveText(contract.md5Hex);
     await expect(uploaded.locator("time")).toHaveAttribute("datetime", /^\d{4}-\d\d-\d\dT/);
     // Reported from device A (desktop Chrome), not from this phone.
     await expect(uploaded).toContainText("Chrome");

@@ -7,11 +7,11 @@ import type { RecordContext } from "@/lib/documents/document-records";
 import { getConfig } from "@/lib/env";
 import { currentRequestId } from "@/lib/logging/request-context";
 import { describeDevice } from "@/lib/session/device";
+import { formatDeviceLabel } from "@/lib/session/device-label";
 
-/** "Chrome 131 on macOS 15", as the list of signed-in devices names a device. */
+/** "Chrome 131 on macOS 15": stored in English; a page names it in its own language (lib/i18n/device-name.ts). */
 export function deviceLabel(userAgent: string | null | undefined): string {
-  const { browser, os } = describeDevice(userAgent);
-  return `${browser} on ${os}`;
+  return formatDeviceLabel(describeDevice(userAgent));
 }
 
 /** The request id and device kept with each event the request writes. */

@@ -12,7 +12,7 @@ import { SignInAgainButton } from "@/components/sign-in-again-button";
 import { LocalTime } from "@/components/local-time";
 import { useTranslations } from "next-intl";
 import { useErrorText } from "@/lib/i18n/error-text";
-import { UNKNOWN_BROWSER, UNKNOWN_SYSTEM } from "@/lib/session/unknown-device";
+import { deviceName } from "@/lib/i18n/device-name";
 
 type SessionsTranslator = ReturnType<typeof useTranslations<"sessions">>;
 
@@ -20,12 +20,6 @@ type SessionsTranslator = ReturnType<typeof useTranslations<"sessions">>;
 type Problem = { error: Error; title?: string };
 
 type Confirming = { kind: "one"; session: SessionSummary } | { kind: "all" } | null;
-
-const deviceName = (t: SessionsTranslator, s: SessionSummary) =>
-  t("device", {
-    browser: s.browser === UNKNOWN_BROWSER ? t("unknownBrowser") : s.browser,
-    os: s.os === UNKNOWN_SYSTEM ? t("unknownSystem") : s.os,
-  });
 
 /**
  * Where the browser goes once its own session has ended: the landing page, signed out. A full load, not a client

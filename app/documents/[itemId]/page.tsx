@@ -12,6 +12,7 @@ import { getDocument, type DocumentRecord } from "@/lib/documents/document-recor
 import { formatBytes } from "@/lib/upload/format";
 import { Alert } from "@/components/ui/alert";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { CodeValue } from "@/components/ui/code-value";
 import { LocalTime } from "@/components/local-time";
 import { StatusBadge } from "@/app/documents/_components/document-status";
 import { AuditTrail } from "@/app/documents/[itemId]/_components/audit-trail";
@@ -96,7 +97,7 @@ function BackLink() {
   );
 }
 
-/** The record's facts as a description list; ids in monospace, selectable for copying. */
+/** The record's facts as a description list; ids and the MD5 in monospace on one line, selectable for copying. */
 function DocumentRecordFacts({ document }: { document: DocumentRecord }) {
   const t = useTranslations("document");
   const documents = useTranslations("documents");
@@ -122,7 +123,7 @@ function DocumentRecordFacts({ document }: { document: DocumentRecord }) {
           [
             "Replaced by",
             t("replacedBy"),
-            <Link key="replaced" href={`/documents/${encodeURIComponent(document.replacedByItemId)}`} className="text-brand-700 underline">
+            <Link key="replaced" href={`/documents/${encodeURIComponent(document.replacedByItemId)}`} className="block truncate font-mono text-brand-700 underline">
               {document.replacedByItemId}
             </Link>,
             true,
@@ -131,12 +132,12 @@ function DocumentRecordFacts({ document }: { document: DocumentRecord }) {
       : []),
   ];
   return (
-    <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[7rem_1fr]" data-testid="document-record-facts">
+    <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[7rem_minmax(0,1fr)]" data-testid="document-record-facts">
       {rows.map(([field, label, value, mono]) => (
         <div key={field} className="contents">
           <dt className="font-medium text-slate-600">{label}</dt>
-          <dd className={mono ? "break-all font-mono text-xs leading-5 text-slate-900 sm:text-sm" : "text-slate-900"} data-field={field}>
-            {value}
+          <dd className={mono ? "min-w-0 text-xs leading-5 text-slate-900 sm:text-sm" : "min-w-0 text-slate-900"} data-field={field}>
+            {mono && typeof value === "string" ? <CodeValue value={value} /> : value}
           </dd>
         </div>
       ))}

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { useLocale, useTranslations } from "next-intl";
 import { formatBytes } from "@/lib/upload/format";
 import type { UploadedDocument } from "@/lib/upload/upload-document";
+import { CodeValue } from "@/components/ui/code-value";
 
 // Put Block List stores the whole-file MD5 without checking it; what storage checked was each block's own MD5.
 const CHECK_NOTES = { file: "checkedFile", blocks: "checkedBlocks", none: "checkedNone" } as const satisfies Record<UploadedDocument["storageChecked"], string>;
@@ -21,9 +22,9 @@ export function DocumentFacts({ document }: Props) {
   ) : null;
   // [field (its data-field, stable for tests), label, value]
   const rows: [string, string, ReactNode][] = [
-    ["Name", t("factName"), document.name ? <span translate="no">{document.name}</span> : "—"],
-    ["Item ID", t("factItemId"), document.itemId],
-    ["File ID", t("factFileId"), document.fileId],
+    ["Name", t("factName"), document.name ? <span translate="no" className="break-words font-sans">{document.name}</span> : "—"],
+    ["Item ID", t("factItemId"), <CodeValue key="item" value={document.itemId} />],
+    ["File ID", t("factFileId"), <CodeValue key="file" value={document.fileId} />],
     ["Sub-document", t("factSubdocument"), String(document.subdocid)],
     ["Size", t("factSize"), documents("bytes", { size: formatBytes(document.size, locale), bytes: document.size })],
     [
@@ -31,7 +32,7 @@ export function DocumentFacts({ document }: Props) {
       t("factMd5"),
       document.md5Hex ? (
         <>
-          <span data-testid="md5-hex">{document.md5Hex}</span>
+          <CodeValue value={document.md5Hex} data-testid="md5-hex" />
           {checksumNote}
         </>
       ) : document.storageChecked === "blocks" ? (
@@ -45,11 +46,11 @@ export function DocumentFacts({ document }: Props) {
       : []),
   ];
   return (
-    <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[7rem_1fr]" data-testid="document-facts">
+    <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[7rem_minmax(0,1fr)]" data-testid="document-facts">
       {rows.map(([field, label, value]) => (
         <div key={field} className="contents">
           <dt className="font-medium text-slate-500">{label}</dt>
-          <dd className="break-all font-mono text-xs leading-5 text-slate-900 sm:text-sm" data-field={field}>
+          <dd className="min-w-0 font-mono text-xs leading-5 text-slate-900 sm:text-sm" data-field={field}>
             {value}
           </dd>
         </div>
@@ -63,7 +64,7 @@ export function ReplacedItem({ itemId }: { itemId: string }) {
   const t = useTranslations("upload");
   return (
     <>
-      {itemId}
+      <CodeValue value={itemId} />
       <span className="block font-sans text-xs text-slate-500">{t("replacedNote")}</span>
     </>
   );

@@ -15,6 +15,8 @@ type StagedFile = { id: string; file: File; name: string; error?: string };
 
 type Props = {
   doctypeSuggestions: string[];
+  /** Whether an upload is under way (or waiting, or paused) in the list below: the form then says so. */
+  uploading: boolean;
   /** Called as soon as files are chosen, so the upload machinery can load while the user checks the names. */
   onFilesChosen: () => void;
   onSubmit: (entries: { file: File; input: CreateDocumentInput }[]) => void;
@@ -33,7 +35,7 @@ function useNameError(): (name: string) => string | undefined {
 }
 
 /** Choose files, check or edit each document's name, pick a document type, and queue them for upload. */
-export function DocumentForm({ doctypeSuggestions, onFilesChosen, onSubmit }: Props) {
+export function DocumentForm({ doctypeSuggestions, uploading, onFilesChosen, onSubmit }: Props) {
   const [staged, setStaged] = useState<StagedFile[]>([]);
   const [doctype, setDoctype] = useState("");
   const listId = useId();
@@ -108,7 +110,11 @@ export function DocumentForm({ doctypeSuggestions, onFilesChosen, onSubmit }: Pr
             <Button type="submit" disabled={staged.length === 0}>
               {t("submit", { count: staged.length })}
             </Button>
-            {staged.length === 0 ? <p className="text-sm text-slate-500">{t("chooseToStart")}</p> : null}
+            {staged.length === 0 ? (
+              <p className="text-sm text-slate-600" data-testid="form-hint">
+                {uploading ? t("uploadingBelow") : t("chooseToStart")}
+              </p>
+            ) : null}
           </div>
         </form>
       </CardContent>

@@ -1,5 +1,5 @@
 "use client";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { Alert } from "@/components/ui/alert";
@@ -11,6 +11,20 @@ import { InterruptedUploads } from "@/app/documents/_components/interrupted-uplo
 import { UploadList } from "@/app/documents/_components/upload-list";
 import { useDocumentRecordSync } from "@/app/documents/_components/use-document-record-sync";
 import { useUploadQueue } from "@/app/documents/_components/use-upload-queue";
+
+const UNFINISHED = new Set(["queued", "active", "paused"]);
+
+/**
+ * Brings a new upload's row (bar, percentage, speed, time left, Pause/Cancel) into view, scrolling only as far as
+ * it takes (`block: "nearest"`), smoothly unless the user asks for less motion. Focus follows when the pressed button
+ * took it with it (it is disabled once the files are queued), so a keyboard user lands on the row's own buttons.
+ */
+function revealUpload(row: HTMLElement) {
+  const reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  row.scrollIntoView({ block: "nearest", behavior: reduceMotion ? "auto" : "smooth" });
+  const focused = document.activeElement;
+  if (!focused || focused === document.body || (focused instanceof HTMLButtonElement && focused.disabled)) row.focus({ preventScroll: true });
+}
 
 type Props = {
   /** Storage origins the server allows uploads to (from ESIGN_STORAGE_ORIGINS). */
@@ -35,6 +49,19 @@ export function DocumentsWorkspace({ allowedOrigins, doctypeSuggestions, userKey
   });
   const [interrupted, setInterrupted] = useState<SavedUpload[]>([]);
   const t = useTranslations("upload");
+  const listRef = useRef<HTMLDivElement>(null);
+  // The ids listed when the form was submitted: the first row not among them is the one to bring into view.
+  const listedAtSubmit = useRef<Set<string> | null>(null);
+  const { items } = uploads;
+
+  useEffect(() => {
+    const before = listedAtSubmit.current;
+    const added = before ? items.find((item) => !before.has(item.id)) : undefined;
+    if (!added) return;
+    listedAtSubmit.current = null;
+    const row = listRef.current?.querySelector<HTMLElement>(`[data-upload-id="${CSS.escape(added.id)}"]`);
+    if (row) revealUpload(row);
+  }, [items]);
 
   useEffect(() => {
     // No IndexedDB (some private modes): uploads still work, they just cannot resume after a reload.
@@ -61,20 +88,30 @@ export function DocumentsWorkspace({ allowedOrigins, doctypeSuggestions, userKey
   return (
     <div className="flex min-w-0 flex-col gap-6">
       <InterruptedUploads uploads={interrupted} onResume={resumeSaved} onDiscard={discardSaved} />
-      <DocumentForm doctypeSuggestions={doctypeSuggestions} onFilesChosen={uploads.prepare} onSubmit={uploads.enqueue} />
+      <DocumentForm
+        doctypeSuggestions={doctypeSuggestions}
+        uploading={items.some((item) => UNFINISHED.has(item.status))}
+        onFilesChosen={uploads.prepare}
+        onSubmit={(entries) => {
+          listedAtSubmit.current = new Set(items.map((item) => item.id));
+          uploads.enqueue(entries);
+        }}
+      />
       {uploads.loadFailed ? (
         <Alert tone="error" title={t("loaderFailedTitle")}>
           {t("loaderFailedBody")}
         </Alert>
       ) : null}
-      <UploadList
-        items={uploads.items}
-        onCancel={uploads.cancel}
-        onRetry={uploads.retry}
-        onDismiss={uploads.dismiss}
-        onPause={uploads.pause}
-        onResume={uploads.resume}
-      />
+      <div ref={listRef} className="contents">
+        <UploadList
+          items={items}
+          onCancel={uploads.cancel}
+          onRetry={uploads.retry}
+          onDismiss={uploads.dismiss}
+          onPause={uploads.pause}
+          onResume={uploads.resume}
+        />
+      </div>
     </div>
   );
 }

@@ -6,6 +6,8 @@ import { cn } from "@/lib/utils";
 /**
  * Drop files here or choose them. The real file input stays in the tab order (visually hidden), so
  * keyboard users reach it with Tab and open the picker with Space or Enter; the styled label shows its focus.
+ * Where the pointer is coarse (a touch screen) there is nothing to drag from, so "Drag files here" is hidden by CSS
+ * (`@media (pointer: coarse)`): the server and the browser render the same HTML, whatever the device.
  */
 export function FileDropZone({ onFiles }: { onFiles: (files: File[]) => void }) {
   const inputId = useId();
@@ -37,7 +39,9 @@ export function FileDropZone({ onFiles }: { onFiles: (files: File[]) => void }) 
       <svg aria-hidden="true" viewBox="0 0 24 24" className="size-8 text-slate-400" fill="none" stroke="currentColor" strokeWidth={1.5}>
         <path strokeLinecap="round" strokeLinejoin="round" d="M12 16V4m0 0-4 4m4-4 4 4M4 16v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2" />
       </svg>
-      <p className="text-sm text-slate-700">{t("dropHere")}</p>
+      <p className="text-sm text-slate-700 pointer-coarse:hidden" data-testid="drop-here">
+        {t("dropHere")}
+      </p>
       <input
         id={inputId}
         type="file"

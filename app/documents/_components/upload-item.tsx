@@ -64,11 +64,11 @@ function progressDetails(t: UploadTranslator, item: QueueItem, locale: string): 
   const { stage, progress, file } = item;
   if (stage?.stage === "hashing") {
     const value = file.size === 0 ? 100 : Math.floor((stage.hashedBytes / file.size) * 100);
-    return { value, text: t("checked", { percent: value, size: formatBytes(file.size, locale) }) };
+    return { value, text: t("checked", { percent: value / 100, size: formatBytes(file.size, locale) }) };
   }
   if (!progress) return { value: null, text: formatBytes(file.size, locale) };
   const parts = [
-    t("percent", { percent: progress.percent }),
+    t("percent", { percent: progress.percent / 100 }),
     t("ofTotal", { loaded: formatBytes(progress.loaded, locale), total: formatBytes(progress.total, locale) }),
   ];
   // A paused upload has no pace: its last speed and time left would be stale.
@@ -102,8 +102,9 @@ export function UploadItem(props: Props) {
       tabIndex={-1}
       aria-label={t("itemLabel", { name: item.input.name || item.file.name })}
       data-testid="upload-item"
+      data-upload-id={item.id}
       data-status={item.status}
-      className="flex flex-col gap-3 px-5 py-4 focus-visible:outline-none"
+      className="flex scroll-mb-4 flex-col gap-3 px-5 py-4 focus-visible:outline-none"
     >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
