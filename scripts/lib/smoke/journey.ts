@@ -39,6 +39,8 @@ const STEP_TIMEOUT_MS = 30_000;
 /** The upload goes through the app (create) and the storage (PUT): twice a page's wait. */
 const UPLOAD_TIMEOUT_MS = 60_000;
 
+const TRACE_OPTIONS = { screenshots: true, snapshots: true, sources: false };
+
 const STEPS: { name: StepName; title: string }[] = [
   { name: "app", title: "the app answers" },
   { name: "sign-in", title: "sign in at the service" },
@@ -250,7 +252,7 @@ export async function runSmoke(options: SmokeOptions): Promise<SmokeRun> {
   try {
     // English pages: the journey finds the app's buttons by their English names.
     const context = await browser.newContext({ locale: "en-US", viewport: { width: 1280, height: 900 } });
-    await context.tracing.start({ screenshots: true, snapshots: true, sources: false });
+    await context.tracing.start(TRACE_OPTIONS);
     const page = await context.newPage();
     page.setDefaultTimeout(STEP_TIMEOUT_MS);
     const journey: Journey = { page, appOrigin: options.url.origin, options, documentName };
@@ -269,12 +271,14 @@ export async function runSmoke(options: SmokeOptions): Promise<SmokeRun> {
       await context.tracing.startChunk({ title: `${index + 1} ${name}: ${title}` });
       const trace: TracePause = {
         async pause() {
+          // Stopped, not only between chunks: a paused chunk still records the network, the credentials' POST included.
           const part = path.join(scratch, `${prefix}-trace-before-credentials.zip`);
-          await context.tracing.stopChunk({ path: part });
+          await context.tracing.stop({ path: part });
           earlier.push(part);
           tracing = false;
         },
         async resume() {
+          await context.tracing.start(TRACE_OPTIONS);
           await context.tracing.startChunk({ title: `${index + 1} ${name}: after the credentials` });
           tracing = true;
         },

@@ -128,7 +128,9 @@ export async function clearCredentialFields(page: Page): Promise<void> {
     await fields
       .nth(i)
       .evaluate((el) => {
+        // The property (typed) and the attribute (a server-rendered page's echo of the username).
         (el as HTMLInputElement).value = "";
+        el.removeAttribute("value");
       })
       .catch(() => {});
   }
