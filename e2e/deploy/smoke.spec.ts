@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { inflateRawSync } from "node:zlib";
 import { test, expect } from "@playwright/test";
@@ -69,10 +69,11 @@ test.afterAll(async () => {
 type Smoke = { code: number | null; stdout: string; stderr: string; outDir: string; junit: string };
 
 /** `npm run smoke -- <url> --out=… --junit=…` as a child process, the credentials in its environment only. */
-function runSmoke(url: string, credentials: { username: string; password: string }, outDir: string): Promise<Smoke> {
+function runSmoke(url: string, credentials: { username: string; password: string }, outDir: string, signInHook?: string): Promise<Smoke> {
   const junit = path.join(outDir, "junit.xml");
   const env: NodeJS.ProcessEnv = { ...process.env, SMOKE_USERNAME: credentials.username, SMOKE_PASSWORD: credentials.password };
-  delete env.SMOKE_SIGN_IN;
+  if (signInHook) env.SMOKE_SIGN_IN = signInHook;
+  else delete env.SMOKE_SIGN_IN;
   return new Promise((resolve) => {
     execFile(process.execPath, ["--import", "tsx", "scripts/smoke.ts", url, `--out=${outDir}`, `--junit=${junit}`], { env, timeout: 150_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr, outDir, junit });
@@ -147,13 +148,25 @@ test("passes every step against a standalone build on the sandbox: the file reac
   await expectNoPassword(smoke, users.alice.password);
 });
 
-test("passes against the sandbox's IdentityServer-style auth server (JWT access tokens), for a user without a customer account", async ({}, testInfo) => {
+/** A partner's own sign-in step (docs/deployment.md), by the sandbox form's labels. */
+const SIGN_IN_HOOK = `export default async ({ page, username, password }) => {
+  await page.getByLabel("Email").fill(username);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+};
+`;
+
+test("passes against the sandbox's IdentityServer-style auth server (JWT access tokens), for a user without a customer account, signing in by a SMOKE_SIGN_IN hook", async ({}, testInfo) => {
   test.setTimeout(120_000);
+  const hook = testInfo.outputPath("my-sign-in.mjs");
+  await mkdir(path.dirname(hook), { recursive: true });
+  await writeFile(hook, SIGN_IN_HOOK);
   const put = await fetch(`${API}/_sandbox/identity-style`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ style: "identityserver" }) });
   expect(put.status).toBe(200);
   try {
-    const smoke = await runSmoke(APP, { username: users.bob.email, password: users.bob.password }, testInfo.outputPath("run"));
+    const smoke = await runSmoke(APP, { username: users.bob.email, password: users.bob.password }, testInfo.outputPath("run"), hook);
     expect(smoke.code, `${smoke.stdout}\n${smoke.stderr}`).toBe(0);
+    expect(smoke.stdout).toMatch(/✓ 2 sign-in  at http:\/\/localhost:\d+ by SMOKE_SIGN_IN's my-sign-in\.mjs, back at \/account/);
     expect(smoke.stdout).toContain("✓ 3 account  signed in; the service has no customer account for this user (its own answer)");
     expect(smoke.stdout).toMatch(/✓ 7 sign-out signed out of the app and at the service/);
     const tokens = ((await (await fetch(`${API}/_sandbox/issued-tokens`)).json()) as { tokens: string[] }).tokens;

@@ -145,7 +145,7 @@ const steps: Record<StepName, (j: Journey, trace: TracePause) => Promise<string>
         if (outcome.path.startsWith("/auth/error")) {
           throw new StepFailure(`the app could not complete the sign-in: its page says "${await page.getByRole("heading", { level: 1 }).first().innerText()}"`);
         }
-        return `at ${service}, back at ${outcome.path}`;
+        return `at ${service}${options.signInHook ? ` by SMOKE_SIGN_IN's ${path.basename(options.signInHook)}` : ""}, back at ${outcome.path}`;
     }
   },
 
