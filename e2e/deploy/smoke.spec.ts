@@ -15,11 +15,11 @@ import { startStandaloneApp, type StandaloneApp } from "./standalone-server";
  * Own ports, env-overridable: the sandbox registers this spec's apps alone, and the second app's origin is left
  * out of the storage's CORS rules on purpose.
  */
-const AUTH_PORT = envPort("E2E_SMOKE_AUTH_PORT", 4840);
-const API_PORT = envPort("E2E_SMOKE_API_PORT", 4841);
-const BLOB_PORT = envPort("E2E_SMOKE_BLOB_PORT", 4842);
-const APP_PORT = envPort("E2E_SMOKE_APP_PORT", 4843);
-const NO_CORS_APP_PORT = envPort("E2E_SMOKE_NO_CORS_APP_PORT", 4844);
+const AUTH_PORT = envPort("E2E_SMOKE_AUTH_PORT", 4870);
+const API_PORT = envPort("E2E_SMOKE_API_PORT", 4871);
+const BLOB_PORT = envPort("E2E_SMOKE_BLOB_PORT", 4872);
+const APP_PORT = envPort("E2E_SMOKE_APP_PORT", 4873);
+const NO_CORS_APP_PORT = envPort("E2E_SMOKE_NO_CORS_APP_PORT", 4874);
 const APP = `http://localhost:${APP_PORT}`;
 const NO_CORS_APP = `http://localhost:${NO_CORS_APP_PORT}`;
 const API = `http://127.0.0.1:${API_PORT}`;
