@@ -17,21 +17,11 @@ export interface LighthouseRun {
   jsKiB: number;
   /** Lighthouse's measure of the machine's speed at the time of the run (higher is faster; ~1000+ is a desktop). */
   benchmarkIndex: number;
-  /** The element Lighthouse took for the largest contentful paint (its CSS selector). */
-  lcpElement: string;
-  /** Resources that held up the first paint, by file name. */
-  renderBlocking: string[];
   /** Audits below full marks in the accessibility and best-practices categories. */
   failedAudits: string[];
 }
 
-type DetailsItem = {
-  resourceType?: string;
-  transferSize?: number;
-  url?: string;
-  node?: { selector?: string; snippet?: string };
-  items?: DetailsItem[];
-};
+type DetailsItem = { resourceType?: string; transferSize?: number };
 type Lhr = {
   runtimeError?: { code: string };
   environment?: { benchmarkIndex?: number };
@@ -41,17 +31,11 @@ type Lhr = {
 
 const CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu";
 
-/** The LCP element audit nests a table of nodes inside a list; the first node is the element. */
-function lcpSelector(lhr: Lhr): string {
-  const items = lhr.audits["largest-contentful-paint-element"]?.details?.items ?? [];
-  const node = items.flatMap((i) => [i, ...(i.items ?? [])]).find((i) => i.node)?.node;
-  return node?.selector ?? "-";
-}
-
 /**
  * One Lighthouse run (the CLI's default mobile preset: simulated slow 4G and 4× CPU slowdown) on a fresh Chrome.
  * With `saveAs`, the report, trace and DevTools log are kept as `<saveAs>.report.json`, `.trace.json`,
- * `.devtoolslog.json` (evidence to open in Chrome's Performance panel). Returns null for a run Lighthouse itself
+ * `.devtoolslog.json`, to open in Chrome's Performance panel (Lighthouse 12.2.3's own LCP-element and render-blocking
+ * audits fail on this Chromium's traces, "frame_sequence": the trace shows the paints and tasks). Returns null for a run Lighthouse itself
  * could not finish (e.g. NO_NAVSTART on a loaded machine).
  */
 export async function runLighthouse(url: string, cookie?: string, saveAs?: string): Promise<LighthouseRun | null> {
@@ -98,7 +82,6 @@ export async function runLighthouse(url: string, cookie?: string, saveAs?: strin
         .filter(({ audit }) => audit && audit.scoreDisplayMode === "binary" && audit.score !== null && audit.score < 1)
         .map(({ id }) => id),
     );
-    const renderBlocking = (lhr.audits["render-blocking-resources"]?.details?.items ?? []).map((i) => (i.url ?? "").split("/").pop() ?? "");
     return {
       perf: score("performance"),
       a11y: score("accessibility"),
@@ -110,8 +93,6 @@ export async function runLighthouse(url: string, cookie?: string, saveAs?: strin
       ttfbMs: numeric("server-response-time"),
       jsKiB: (scripts?.transferSize ?? 0) / 1024,
       benchmarkIndex: lhr.environment?.benchmarkIndex ?? Number.NaN,
-      lcpElement: lcpSelector(lhr),
-      renderBlocking,
       failedAudits,
     };
   } catch {

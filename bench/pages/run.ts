@@ -22,7 +22,7 @@ import { buildJsKiB } from "./build-js";
 import { JS_BUDGET_KIB, MEASURED_PAGES } from "./pages";
 import { runLighthouse, type LighthouseRun } from "./lighthouse";
 import { signIn } from "./sign-in";
-import { allWithinGoals, formatPaintTable, formatTable, summarizeRuns, type PageResult } from "./table";
+import { allWithinGoals, formatTable, summarizeRuns, type PageResult } from "./table";
 import { envPort } from "../../scripts/lib/env-port";
 
 const APP_PORT = envPort("BENCH_APP_PORT", 4250);
@@ -89,8 +89,6 @@ Pages: Lighthouse 12.2.3, mobile preset (simulated throttling), ${RUNS} runs per
 ${new Date().toISOString()}; Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}; app = next start on ${appUrl}
 
 ${formatTable(results)}
-
-${formatPaintTable(results)}
 
 JS = JavaScript as transferred (gzip body + response headers) in the Lighthouse run; build JS = gzip size of the chunks
 the page's HTML loads, computed from .next without a browser. benchmarkIndex = Lighthouse's measure of the CPU during

@@ -1,6 +1,6 @@
 import type { LighthouseRun } from "./lighthouse";
 
-/** Per figure, the median over a page's runs; the audits and render-blocking files, those seen in any run. */
+/** Per figure, the median over a page's runs; the audits, those that failed in any run. */
 export type Medians = LighthouseRun;
 
 export interface PageResult {
@@ -21,13 +21,6 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-/** The value seen most often (the first of equals), for what is not a number: the LCP element. */
-function mode(values: string[]): string {
-  const counts = new Map<string, number>();
-  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? "-";
-}
-
 /** Medians of each figure over the runs that finished; the audits that failed in any of them. */
 export function summarizeRuns(runs: LighthouseRun[]): Medians | null {
   if (runs.length === 0) return null;
@@ -43,8 +36,6 @@ export function summarizeRuns(runs: LighthouseRun[]): Medians | null {
     ttfbMs: of((r) => r.ttfbMs),
     jsKiB: of((r) => r.jsKiB),
     benchmarkIndex: of((r) => r.benchmarkIndex),
-    lcpElement: mode(runs.map((r) => r.lcpElement)),
-    renderBlocking: [...new Set(runs.flatMap((r) => r.renderBlocking))],
     failedAudits: [...new Set(runs.flatMap((r) => r.failedAudits))],
   };
 }
@@ -84,12 +75,6 @@ export function formatTable(results: PageResult[]): string {
     ];
   });
   return grid(header, rows);
-}
-
-/** What Lighthouse took for the LCP element, and what blocked the first paint, per page and language. */
-export function formatPaintTable(results: PageResult[]): string {
-  const rows = results.map((r) => [r.route, r.locale, r.medians?.lcpElement ?? "-", r.medians?.renderBlocking.join(", ") || "none"]);
-  return grid(["page", "lang", "LCP element", "render-blocking"], rows);
 }
 
 /** True when every page met every goal: Lighthouse's three scores and both JavaScript figures. */
