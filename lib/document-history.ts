@@ -37,6 +37,18 @@ function pickRecentDocument(doc: RecentDocument): RecentDocument {
   };
 }
 
+/**
+ * Whether this browser holds a list for this user at all (readable or not), without reading it: the documents page
+ * loads the import code only then. Storage that cannot be read (disabled) holds nothing to import.
+ */
+export function hasRecentDocuments(storage: Storage, userKey: string): boolean {
+  try {
+    return storage.getItem(recentDocumentsKey(userKey)) !== null;
+  } catch {
+    return false;
+  }
+}
+
 /** The stored list, newest first; anything unreadable counts as empty rather than breaking the page. */
 export function readRecentDocuments(storage: Storage, userKey: string): RecentDocument[] {
   try {

@@ -5,7 +5,9 @@ import { auth } from "@/auth";
 import { SignInPrompt } from "@/components/sign-in-prompt";
 import { AccountView } from "@/app/account/_components/account-view";
 import { TokenPanel } from "@/app/account/_components/token-panel";
-import { SessionsPanel } from "@/app/account/_components/sessions-panel";
+import { RecordView } from "@/app/account/_components/record-view";
+import { SessionsPanel, type RenderedSessionTimes } from "@/app/account/_components/sessions-panel";
+import { LocalTime } from "@/components/local-time";
 import { fetchAccountForPage } from "@/lib/ssr/account-for-page";
 import { fetchSessionsForPage } from "@/lib/ssr/sessions-for-page";
 import { clientMessages } from "@/lib/i18n/client-messages";
@@ -24,6 +26,12 @@ export default async function AccountPage() {
     return <SignInPrompt title={t("signInTitle")} body={t("signInBody")} callbackUrl="/account" />;
   }
   const [account, sessions, messages] = await Promise.all([fetchAccountForPage(), fetchSessionsForPage(), clientMessages(CLIENT_NAMESPACES)]);
+  // Times and the record's dates are formatted here, on the server: the browser's hydration builds no Intl formatter.
+  const sessionTimes: RenderedSessionTimes | undefined = sessions
+    ? Object.fromEntries(
+        sessions.map((s) => [s.id, { signedIn: <LocalTime iso={s.signedInAt} style="absolute" />, lastSeen: <LocalTime iso={s.lastSeenAt} style="relative" /> }]),
+      )
+    : undefined;
   return (
     <NextIntlClientProvider messages={messages}>
     <div className="flex flex-col gap-6">
@@ -33,10 +41,10 @@ export default async function AccountPage() {
       </div>
       <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
         {/* Keyed by the user: another person signing in gets a new, empty query cache, never the last one's record. */}
-        <AccountView key={session.userKey ?? ""} initial={account} />
+        <AccountView key={session.userKey ?? ""} initial={account} renderedRecord={account.record ? <RecordView record={account.record} /> : undefined} />
         <TokenPanel tokenInfo={session.tokenInfo} />
       </div>
-      <SessionsPanel initial={sessions} />
+      <SessionsPanel initial={sessions} renderedTimes={sessionTimes} />
     </div>
     </NextIntlClientProvider>
   );

@@ -6,7 +6,7 @@
  */
 import { spawnSync } from "node:child_process";
 
-const ROUTES = ["/", "/account", "/documents", "/auth/error"];
+const ROUTES = ["/", "/account", "/documents", "/documents/[itemId]", "/auth/error"];
 const TOP = Number(process.env.TOP ?? 12);
 
 type Group = { type: "group"; kind: string; outputs: string[] };

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -7,28 +7,38 @@ export interface LighthouseRun {
   perf: number;
   a11y: number;
   bestPractices: number;
+  fcpMs: number;
   lcpMs: number;
   tbtMs: number;
   cls: number;
-  /** JavaScript as transferred (gzip), KiB. */
+  /** The document's server response time as Lighthouse saw it (unthrottled), ms. */
+  ttfbMs: number;
+  /** JavaScript as transferred (gzip body + response headers), KiB. */
   jsKiB: number;
+  /** Lighthouse's measure of the machine's speed at the time of the run (higher is faster; ~1000+ is a desktop). */
+  benchmarkIndex: number;
   /** Audits below full marks in the accessibility and best-practices categories. */
   failedAudits: string[];
 }
 
+type DetailsItem = { resourceType?: string; transferSize?: number };
 type Lhr = {
   runtimeError?: { code: string };
+  environment?: { benchmarkIndex?: number };
   categories: Record<string, { score: number | null; auditRefs: { id: string }[] }>;
-  audits: Record<string, { score: number | null; numericValue?: number; scoreDisplayMode?: string; details?: { items?: { resourceType?: string; transferSize?: number }[] } }>;
+  audits: Record<string, { score: number | null; numericValue?: number; scoreDisplayMode?: string; details?: { items?: DetailsItem[] } }>;
 };
 
 const CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu";
 
 /**
  * One Lighthouse run (the CLI's default mobile preset: simulated slow 4G and 4× CPU slowdown) on a fresh Chrome.
- * Returns null for a run Lighthouse itself could not finish (e.g. NO_NAVSTART on a loaded machine).
+ * With `saveAs`, the report, trace and DevTools log are kept as `<saveAs>.report.json`, `.trace.json`,
+ * `.devtoolslog.json`, to open in Chrome's Performance panel (Lighthouse 12.2.3's own LCP-element and render-blocking
+ * audits fail on this Chromium's traces, "frame_sequence": the trace shows the paints and tasks). Returns null for a run Lighthouse itself
+ * could not finish (e.g. NO_NAVSTART on a loaded machine).
  */
-export async function runLighthouse(url: string, cookie?: string): Promise<LighthouseRun | null> {
+export async function runLighthouse(url: string, cookie?: string, saveAs?: string): Promise<LighthouseRun | null> {
   const dir = mkdtempSync(join(tmpdir(), "bench-pages-"));
   const output = join(dir, "report.json");
   const args = [
@@ -38,6 +48,7 @@ export async function runLighthouse(url: string, cookie?: string): Promise<Light
     "--only-categories=performance,accessibility,best-practices",
     `--chrome-flags=${CHROME_FLAGS}`,
     "--quiet",
+    ...(saveAs ? ["--save-assets"] : []),
     ...(cookie ? [`--extra-headers=${JSON.stringify({ Cookie: cookie })}`] : []),
   ];
   try {
@@ -49,6 +60,14 @@ export async function runLighthouse(url: string, cookie?: string): Promise<Light
       child.once("exit", resolve);
     });
     if (code !== 0) return null;
+    if (saveAs) {
+      mkdirSync(join(saveAs, ".."), { recursive: true });
+      copyFileSync(output, `${saveAs}.report.json`);
+      for (const asset of ["trace", "devtoolslog"]) {
+        const file = join(dir, `report-0.${asset}.json`);
+        if (existsSync(file)) copyFileSync(file, `${saveAs}.${asset}.json`);
+      }
+    }
     const lhr = JSON.parse(readFileSync(output, "utf8")) as Lhr;
     if (lhr.runtimeError) {
       console.log(`  ${url}: run dropped (${lhr.runtimeError.code})`);
@@ -67,10 +86,13 @@ export async function runLighthouse(url: string, cookie?: string): Promise<Light
       perf: score("performance"),
       a11y: score("accessibility"),
       bestPractices: score("best-practices"),
+      fcpMs: numeric("first-contentful-paint"),
       lcpMs: numeric("largest-contentful-paint"),
       tbtMs: numeric("total-blocking-time"),
       cls: numeric("cumulative-layout-shift"),
+      ttfbMs: numeric("server-response-time"),
       jsKiB: (scripts?.transferSize ?? 0) / 1024,
+      benchmarkIndex: lhr.environment?.benchmarkIndex ?? Number.NaN,
       failedAudits,
     };
   } catch {

@@ -1,7 +1,8 @@
 import { indexedDbStore } from "@/lib/browser/indexed-db-store";
 import type { OutboxEntry, OutboxStore } from "@/lib/documents/report-outbox";
+import { REPORT_OUTBOX_DB } from "@/lib/documents/report-outbox-presence";
 
-const run = indexedDbStore("esign-document-reports", "outbox");
+const run = indexedDbStore(REPORT_OUTBOX_DB, "outbox");
 
 /** Undelivered document reports in IndexedDB, every user's in one store, each entry tagged with its userKey. */
 export const indexedDbOutboxStore: OutboxStore = {

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { readRecentDocuments, recentDocumentsKey, type RecentDocument } from "@/lib/document-history";
+import { hasRecentDocuments, readRecentDocuments, recentDocumentsKey, type RecentDocument } from "@/lib/document-history";
 import { importBrowserHistory } from "@/lib/documents/import-browser-history";
 
 class MemoryStorage implements Storage {
@@ -54,6 +54,15 @@ describe("the browser-only list of earlier versions", () => {
     expect(readRecentDocuments(storage, "alice")).toEqual([]);
     store("alice", [{ itemId: 1 }, doc(2)]);
     expect(readRecentDocuments(storage, "alice").map((d) => d.itemId)).toEqual(["item-2"]);
+  });
+
+  it("says whether this user has a list (even a damaged one) without reading it, and none where storage is disabled", () => {
+    expect(hasRecentDocuments(storage, "alice")).toBe(false);
+    storage.setItem(recentDocumentsKey("alice"), "{not json");
+    expect(hasRecentDocuments(storage, "alice")).toBe(true);
+    expect(hasRecentDocuments(storage, "bob")).toBe(false);
+    const disabled = { getItem: () => { throw new Error("SecurityError"); } } as unknown as Storage;
+    expect(hasRecentDocuments(disabled, "alice")).toBe(false);
   });
 });
 

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { ApiError } from "@/lib/api-client";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -17,10 +18,15 @@ export type AccountPanelProps = {
   /** A request for the record is under way (Refresh shows a spinner and is disabled). */
   fetching: boolean;
   onRefresh: () => void;
+  /**
+   * The record as the server rendered it (a Server Component's output), shown instead of rendering `record` here:
+   * its dates and numbers were formatted on the server, so hydration builds no `Intl` formatter (docs/page-weight.md).
+   */
+  renderedRecord?: ReactNode;
 };
 
 /** The account card as the user sees it, whoever holds the record: the server's render or the account query. */
-export function AccountPanel({ record, error, loading, fetching, onRefresh }: AccountPanelProps) {
+export function AccountPanel({ record, error, loading, fetching, onRefresh, renderedRecord }: AccountPanelProps) {
   const t = useTranslations("account");
   return (
     <Card aria-busy={loading}>
@@ -40,7 +46,7 @@ export function AccountPanel({ record, error, loading, fetching, onRefresh }: Ac
         ) : error ? (
           <AccountError error={error} onRetry={onRefresh} />
         ) : record ? (
-          <RecordView record={record} />
+          (renderedRecord ?? <RecordView record={record} />)
         ) : null}
       </CardContent>
     </Card>

@@ -1,5 +1,5 @@
 "use client";
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useState, type ReactNode } from "react";
 import { ApiError } from "@/lib/api-client";
 import { useHydrated } from "@/lib/use-hydrated";
 import type { InitialAccount } from "@/lib/queries/account-key";
@@ -11,8 +11,9 @@ const LiveAccountView = lazy(() => import("@/app/account/_components/live-accoun
 /**
  * The record (or the refusal) as the server's render fetched it. The account query takes over when the browser
  * has to ask the route handler: at once if the server's fetch failed (outage), else at the first Refresh.
+ * `renderedRecord` is that record as the server rendered it (RecordView as a Server Component).
  */
-export function AccountView({ initial }: { initial: InitialAccount }) {
+export function AccountView({ initial, renderedRecord }: { initial: InitialAccount; renderedRecord?: ReactNode }) {
   const [serverError] = useState(() => initial.failure && new ApiError(initial.failure.status, initial.failure.code, initial.failure.message));
   const fromServer = initial.record !== null || serverError !== null;
   const [refreshed, setRefreshed] = useState(false);
@@ -28,6 +29,7 @@ export function AccountView({ initial }: { initial: InitialAccount }) {
       loading={!fromServer}
       fetching={live || !fromServer}
       onRefresh={() => setRefreshed(true)}
+      renderedRecord={renderedRecord}
     />
   );
   if (!live) return asRendered;

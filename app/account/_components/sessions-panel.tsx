@@ -1,5 +1,5 @@
 "use client";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { ApiError } from "@/lib/api-client";
 import { endAllSessions, endSession, fetchSessions } from "@/lib/queries/sessions";
 import type { SessionSummary } from "@/lib/queries/session-summary";
@@ -15,6 +15,12 @@ import { useErrorText } from "@/lib/i18n/error-text";
 import { deviceName } from "@/lib/i18n/device-name";
 
 type SessionsTranslator = ReturnType<typeof useTranslations<"sessions">>;
+
+/**
+ * A session's times as the server rendered them (LocalTime in a Server Component), by session id: hydration then
+ * builds no `Intl` formatter (docs/page-weight.md). A list fetched by the browser formats its own.
+ */
+export type RenderedSessionTimes = Record<string, { signedIn: ReactNode; lastSeen: ReactNode }>;
 
 /** What went wrong last: loading the list (which can be tried again as it is), or ending a session (titled). */
 type Problem = { error: Error; title?: string };
@@ -35,7 +41,7 @@ function leave() {
  * the page (a reload shows newer sessions); only when the server could not read it does the panel ask
  * GET /api/sessions.
  */
-export function SessionsPanel({ initial }: { initial: SessionSummary[] | null }) {
+export function SessionsPanel({ initial, renderedTimes }: { initial: SessionSummary[] | null; renderedTimes?: RenderedSessionTimes }) {
   const [sessions, setSessions] = useState(initial);
   const [loading, setLoading] = useState(initial === null);
   const [problem, setProblem] = useState<Problem | null>(null);
@@ -113,7 +119,7 @@ export function SessionsPanel({ initial }: { initial: SessionSummary[] | null })
         ) : (
           <ul aria-label={t("listLabel")} className="flex flex-col divide-y divide-slate-100">
             {sessions.map((session) => (
-              <SessionRow key={session.id} session={session} onEnd={() => setConfirming({ kind: "one", session })} disabled={busy} />
+              <SessionRow key={session.id} session={session} times={renderedTimes?.[session.id]} onEnd={() => setConfirming({ kind: "one", session })} disabled={busy} />
             ))}
           </ul>
         )}
@@ -171,7 +177,7 @@ function confirmText(t: SessionsTranslator, confirming: Confirming, count: numbe
   };
 }
 
-function SessionRow({ session, onEnd, disabled }: { session: SessionSummary; onEnd: () => void; disabled: boolean }) {
+function SessionRow({ session, times, onEnd, disabled }: { session: SessionSummary; times?: RenderedSessionTimes[string]; onEnd: () => void; disabled: boolean }) {
   const t = useTranslations("sessions");
   return (
     <li className="flex flex-col gap-3 py-3 first:pt-0 last:pb-0 sm:flex-row sm:items-center sm:justify-between" data-testid="session-row">
@@ -183,10 +189,10 @@ function SessionRow({ session, onEnd, disabled }: { session: SessionSummary; onE
           ) : null}
         </p>
         <p className="text-sm text-slate-600">
-          {t.rich("signedIn", { time: () => <LocalTime iso={session.signedInAt} style="absolute" /> })}
+          {t.rich("signedIn", { time: () => times?.signedIn ?? <LocalTime iso={session.signedInAt} style="absolute" /> })}
           <span aria-hidden="true"> · </span>
           <span className="sr-only">, </span>
-          {session.current ? t("activeNow") : t.rich("lastActive", { time: () => <LocalTime iso={session.lastSeenAt} style="relative" /> })}
+          {session.current ? t("activeNow") : t.rich("lastActive", { time: () => times?.lastSeen ?? <LocalTime iso={session.lastSeenAt} style="relative" /> })}
         </p>
       </div>
       <Button

@@ -1,6 +1,6 @@
 "use client";
 import { useSyncExternalStore } from "react";
-import { useFormatter, useTranslations } from "next-intl";
+import { useTranslations } from "next-intl";
 
 function subscribeToSeconds(onTick: () => void) {
   const id = setInterval(onTick, 1000);
@@ -14,14 +14,14 @@ function useNowSeconds(): number | null {
 
 /**
  * When the access token expires, counting down live: the only part of the session panel that runs in the browser.
- * The server's render (and hydration) show the time itself, in the request's time zone on both sides.
+ * The server's render (and hydration) show the time itself, `formatted` by the server in the request's time zone,
+ * so hydration builds no `Intl` formatter (docs/page-weight.md).
  */
-export function TokenExpiry({ expiresAt }: { expiresAt: number | null }) {
+export function TokenExpiry({ expiresAt, formatted }: { expiresAt: number | null; formatted: string | null }) {
   const t = useTranslations("token");
-  const format = useFormatter();
   const now = useNowSeconds();
   if (expiresAt === null) return <>{t("unknown")}</>;
-  if (now === null) return <time dateTime={new Date(expiresAt * 1000).toISOString()}>{format.dateTime(new Date(expiresAt * 1000), "dateTime")}</time>;
+  if (now === null) return <time dateTime={new Date(expiresAt * 1000).toISOString()}>{formatted}</time>;
   const seconds = expiresAt - now;
   if (seconds <= 0) return <>{t("expired")}</>;
   if (seconds < 120) return <>{t("inSeconds", { seconds })}</>;

@@ -1,5 +1,5 @@
 import type { TokenInfo } from "@/auth";
-import { useTranslations } from "next-intl";
+import { useFormatter, useTranslations } from "next-intl";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { cn } from "@/lib/utils";
 import { TokenExpiry } from "@/app/account/_components/token-expiry";
@@ -7,6 +7,8 @@ import { TokenExpiry } from "@/app/account/_components/token-expiry";
 /** Facts about the session's tokens — never the tokens themselves. */
 export function TokenPanel({ tokenInfo }: { tokenInfo: TokenInfo }) {
   const t = useTranslations("token");
+  const format = useFormatter();
+  const expiresAt = tokenInfo.accessTokenExpiresAt;
   const notGranted = tokenInfo.requestedScopes.filter((s) => !tokenInfo.grantedScopes.includes(s));
   return (
     <Card data-testid="token-panel" className="self-start">
@@ -41,7 +43,7 @@ export function TokenPanel({ tokenInfo }: { tokenInfo: TokenInfo }) {
           <div>
             <dt className="font-medium text-slate-500">{t("expires")}</dt>
             <dd className="mt-1" data-testid="access-token-expiry">
-              <TokenExpiry expiresAt={tokenInfo.accessTokenExpiresAt} />
+              <TokenExpiry expiresAt={expiresAt} formatted={expiresAt === null ? null : format.dateTime(new Date(expiresAt * 1000), "dateTime")} />
             </dd>
           </div>
         </dl>

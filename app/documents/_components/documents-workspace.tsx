@@ -7,8 +7,7 @@ import type { BlockSettings } from "@/lib/upload/resume-point";
 import type { SavedUpload } from "@/lib/upload/saved-upload";
 import { savedUploadStore } from "@/lib/upload/saved-upload-store";
 import { DocumentForm } from "@/app/documents/_components/document-form";
-import { InterruptedUploads } from "@/app/documents/_components/interrupted-uploads";
-import { UploadList } from "@/app/documents/_components/upload-list";
+import { InterruptedUploads, UploadList } from "@/app/documents/_components/lazy-upload-parts";
 import { useDocumentRecordSync } from "@/app/documents/_components/use-document-record-sync";
 import { useUploadQueue } from "@/app/documents/_components/use-upload-queue";
 

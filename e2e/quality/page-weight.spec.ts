@@ -1,0 +1,55 @@
+import type { BrowserContext, Request } from "@playwright/test";
+import { test, expect } from "../fixtures/test";
+import { signIn, users } from "../fixtures/users";
+import { JS_BUDGET_KIB, MEASURED_PAGES } from "../../bench/pages/pages";
+import { LOCALE_COOKIE } from "../../lib/i18n/locales";
+
+/**
+ * Page weight (docs/page-weight.md): the JavaScript each page loads, gzip as transferred (body + response headers,
+ * as Lighthouse counts it, `import()` chunks fetched during the load included), in English and Japanese, against
+ * the budget. Bytes, not timings: the same on a busy machine. `npm run bench:pages` measures the timings.
+ */
+
+/** Loads `path` in a fresh context (empty cache) and sums the scripts it fetched until the network went quiet. */
+async function scriptKiB(context: BrowserContext, path: string, locale: string) {
+  const page = await context.newPage();
+  const scripts: Request[] = [];
+  page.on("request", (req) => {
+    if (req.resourceType() === "script") scripts.push(req);
+  });
+  const response = await page.goto(path, { waitUntil: "networkidle" });
+  expect(response?.status(), `${path} answered`).toBe(200);
+  // The page is really in the language measured (the cookie took effect).
+  await expect(page.locator("html")).toHaveAttribute("lang", locale);
+  const sizes = await Promise.all(scripts.map((req) => req.sizes()));
+  await page.close();
+  return { count: scripts.length, kib: sizes.reduce((sum, s) => sum + s.responseBodySize + s.responseHeadersSize, 0) / 1024 };
+}
+
+test("every page loads at most its JavaScript budget (gzip, as transferred) in English and Japanese", async ({ page, context, newBrowser, baseURL }) => {
+  test.setTimeout(120_000);
+  await signIn(page, users.alice);
+  const created = await page.evaluate(async () => {
+    const res = await fetch("/api/documents", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ docid: null, name: "page-weight.pdf", doctype: "contract" }),
+    });
+    return (await res.json()) as { itemId: string };
+  });
+  const sessionCookies = await context.cookies();
+
+  const measured: string[] = [];
+  for (const locale of ["en", "ja"]) {
+    for (const target of MEASURED_PAGES) {
+      // A fresh context per page: nothing cached from the page before, as a first visit.
+      const fresh = await newBrowser();
+      await fresh.addCookies([...(target.signedIn ? sessionCookies : []), { name: LOCALE_COOKIE, value: locale, url: baseURL! }]);
+      const { count, kib } = await scriptKiB(fresh, target.path(created.itemId), locale);
+      measured.push(`${target.route} ${locale}: ${kib.toFixed(1)} KiB in ${count} scripts`);
+      expect(count, `${target.route} ${locale} loads scripts`).toBeGreaterThan(0);
+      expect.soft(kib, `${target.route} ${locale}: JavaScript KiB (gzip, as transferred) within ${JS_BUDGET_KIB}`).toBeLessThanOrEqual(JS_BUDGET_KIB);
+    }
+  }
+  console.log(`page weight:\n  ${measured.join("\n  ")}`);
+});
