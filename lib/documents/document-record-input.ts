@@ -37,23 +37,24 @@ const durationSchema = z.number().int().min(0).max(7 * 24 * 3_600_000);
 /** How the bytes went: one PUT, staged blocks, or one PUT after storage refused blocks. */
 const modeSchema = z.enum(["single", "blocks", "fallback"]);
 /**
- * Whether a date-time text is a time in the years 1–9999 in UTC: what both databases store as `timestamptz` and
- * what `Date#toISOString` writes in its plain form (PostgreSQL has no year 0; a year past 9999 comes out as `+010000`).
+ * Whether a date-time text is a time in the years 1000–9999 in UTC: what every layer keeps as it is. PostgreSQL has
+ * no year 0, `Date#toISOString` writes a year past 9999 as `+010000`, and drizzle reads a `timestamptz` back with
+ * `new Date("0099-02-28 00:00:00+00")`, which takes years 1–99 for 19xx/20xx (a year 0001 document broke the list).
  */
 export function isStorableTime(value: string): boolean {
   const time = Date.parse(value);
   if (Number.isNaN(time)) return false;
   const year = new Date(time).getUTCFullYear();
-  return year >= 1 && year <= 9999;
+  return year >= 1000 && year <= 9999;
 }
 
 /**
- * An ISO 8601 date-time that PostgreSQL's timestamptz can hold and JavaScript can represent: years 1–9999 (a
- * year 0000 or 10000 is refused here with the field named, not by the database with a 500).
+ * An ISO 8601 date-time in the years 1000–9999 (isStorableTime): a year 0000 or 10000 is refused here with the
+ * field named, not by the database with a 500.
  */
 export const atSchema = z.iso
   .datetime({ offset: true, error: "must be an ISO 8601 date-time" })
-  .refine((value) => isStorableTime(value), "must be a time between the years 1 and 9999");
+  .refine((value) => isStorableTime(value), "must be a time between the years 1000 and 9999");
 
 /**
  * The facts of a document as the service created it (no `sas`, `uploadendpoint` or `url`). `fileId` and `subdocid`

@@ -86,7 +86,7 @@ export function encodeCursor(createdAt: string, itemId: string): string {
 
 /**
  * A cursor back into its sort key, or a 400 naming `cursor` when it is not one this app made: not base64url JSON,
- * a time outside the years 1–9999 (PostgreSQL has no year 0 and stops at 294276), or an item id that is not a GUID.
+ * a time outside the years 1000–9999 (isStorableTime), or an item id that is not a GUID.
  */
 function decodeCursor(cursor: string): { createdAt: string; itemId: string } {
   try {
