@@ -66,3 +66,15 @@ export async function readJsonBody(req: NextRequest, maxBytes: number): Promise<
     throw new AppError("VALIDATION_FAILED", 400, "The request body is not valid JSON.");
   }
 }
+
+/**
+ * Reads a JSON request body that must be an object (as every JSON route here takes): JSON that parses to an array,
+ * a string, a number or null is a 400 naming `body`, like one that does not parse.
+ */
+export async function readJsonObject(req: NextRequest, maxBytes: number): Promise<Record<string, unknown>> {
+  const value = await readJsonBody(req, maxBytes);
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new AppError("VALIDATION_FAILED", 400, "The request body must be a JSON object.", { body: ["must be a JSON object"] });
+  }
+  return value as Record<string, unknown>;
+}

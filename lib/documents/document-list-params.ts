@@ -12,6 +12,8 @@ export type DocumentListParams = {
   cursor: string;
   /** The cursors of the pages between the first and this one, so "Newer" can go back without a reverse query. */
   newer: string[];
+  /** The URL carried a cursor that is not one: the first page is shown instead, and the list says so. */
+  badCursor: boolean;
 };
 
 // Cursors are base64url (no dot); a long trail is cut from its oldest end, so the URL stays short.
@@ -23,19 +25,26 @@ function first(value: string | string[] | undefined): string {
   return (Array.isArray(value) ? value[0] : value) ?? "";
 }
 
-/** Reads the list's URL parameters; anything malformed falls back to "no filter" or the first page. */
+// Control characters can only come from a crafted URL; the database cannot search for NUL.
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
+
+/**
+ * Reads the list's URL parameters; anything malformed falls back to "no filter" or the first page (a malformed
+ * cursor is flagged, so the page can say so).
+ */
 export function readDocumentListParams(search: Record<string, string | string[] | undefined>): DocumentListParams {
   const status = first(search.status);
   const cursor = first(search.cursor);
   return {
-    q: first(search.q).trim().slice(0, 200),
-    doctype: first(search.doctype).trim().slice(0, 100),
+    q: first(search.q).replace(CONTROL_CHARACTERS, "").trim().slice(0, 200),
+    doctype: first(search.doctype).replace(CONTROL_CHARACTERS, "").trim().slice(0, 100),
     status: (DOCUMENT_STATUSES as readonly string[]).includes(status) ? (status as DocumentStatus) : "",
     cursor: CURSOR_SHAPE.test(cursor) ? cursor : "",
     newer: first(search.newer)
       .split(TRAIL_SEPARATOR)
       .filter((c) => CURSOR_SHAPE.test(c))
       .slice(-MAX_TRAIL),
+    badCursor: cursor !== "" && !CURSOR_SHAPE.test(cursor),
   };
 }
 

@@ -1,28 +1,24 @@
 import { z } from "zod";
 import { DOCUMENT_STATUSES } from "@/lib/db/schema";
 import { NAME_MAX_LENGTH } from "@/lib/document-name";
+import { createDocumentResultSchema } from "@/lib/esign/schemas";
+import { CONTROL_CHARACTERS_MESSAGE, hasControlCharacter } from "@/lib/input/control-characters";
+import { redactCredentials } from "@/lib/security/credential-text";
 
 /**
  * What the browser may report about its documents (POST /api/documents/{itemId}/events, POST /api/documents/import),
  * validated before anything reaches the database. Every object is strict and every string is bounded and shaped,
- * so that a SAS URL, `sas`, `uploadendpoint` or a token has nowhere to go: those are credentials, and they expire.
+ * so that a SAS URL, `sas`, `uploadendpoint` or a token has no field to go in: those are credentials, and they expire.
  * No `server-only`: the browser imports the types (never the schemas: zod stays out of client bundles).
  */
 
-/** Text a person typed (a name, a type) or the service chose (a container): refused when it carries a credential. */
-const CREDENTIAL_PATTERNS = [
-  // A SAS signature (?sv=…&sig=…), whatever else surrounds it.
-  /sig=/i,
-  // A JWT (header.payload): an access or id token.
-  /eyJ[\w-]{4,}\.eyJ[\w-]{4,}/,
-];
-export const CREDENTIAL_REFUSED_MESSAGE = "must not contain a signature or a token";
-
-function plainText(max: number) {
-  return z
-    .string()
-    .max(max)
-    .refine((value) => !CREDENTIAL_PATTERNS.some((pattern) => pattern.test(value)), CREDENTIAL_REFUSED_MESSAGE);
+/**
+ * Text a person typed (a name, a type) or the service chose (a container), as it is kept: control characters are
+ * refused (PostgreSQL cannot store NUL), and a credential-shaped part (a SAS query, a JWT) is replaced by
+ * `[redacted]`, so the record is kept without it instead of the document going unrecorded.
+ */
+function recordText(max: number) {
+  return z.string().max(max).refine((value) => !hasControlCharacter(value), CONTROL_CHARACTERS_MESSAGE).transform(redactCredentials);
 }
 
 /** A GUID as the service sends it (any case, with or without braces or hyphens), as used in the app's URLs. */
@@ -40,15 +36,35 @@ const bytesSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const durationSchema = z.number().int().min(0).max(7 * 24 * 3_600_000);
 /** How the bytes went: one PUT, staged blocks, or one PUT after storage refused blocks. */
 const modeSchema = z.enum(["single", "blocks", "fallback"]);
-const atSchema = z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time" });
+/**
+ * Whether a date-time text is a time in the years 1000–9999 in UTC: what every layer keeps as it is. PostgreSQL has
+ * no year 0, `Date#toISOString` writes a year past 9999 as `+010000`, and drizzle reads a `timestamptz` back with
+ * `new Date("0099-02-28 00:00:00+00")`, which takes years 1–99 for 19xx/20xx (a year 0001 document broke the list).
+ */
+export function isStorableTime(value: string): boolean {
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) return false;
+  const year = new Date(time).getUTCFullYear();
+  return year >= 1000 && year <= 9999;
+}
 
-/** The facts of a document as the service created it (no `sas`, `uploadendpoint` or `url`). */
+/**
+ * An ISO 8601 date-time in the years 1000–9999 (isStorableTime): a year 0000 or 10000 is refused here with the
+ * field named, not by the database with a 500.
+ */
+export const atSchema = z.iso
+  .datetime({ offset: true, error: "must be an ISO 8601 date-time" })
+  .refine((value) => isStorableTime(value), "must be a time between the years 1000 and 9999");
+
+/**
+ * The facts of a document as the service created it (no `sas`, `uploadendpoint` or `url`). `fileId` and `subdocid`
+ * are the service response's own schemas (lib/esign/schemas.ts): whatever the service may return, the record takes.
+ */
 export const createdDocumentFactsSchema = z.strictObject({
-  fileId: documentIdSchema,
-  subdocid: z.number().int().min(0).max(2_147_483_647),
-  container: plainText(255).nullish(),
-  name: plainText(NAME_MAX_LENGTH),
-  doctype: plainText(100),
+  ...createDocumentResultSchema.pick({ fileId: true, subdocid: true }).shape,
+  container: recordText(255).nullish(),
+  name: recordText(NAME_MAX_LENGTH),
+  doctype: recordText(100),
   size: bytesSchema.nullish(),
 });
 export type CreatedDocumentFacts = z.infer<typeof createdDocumentFactsSchema>;
@@ -90,11 +106,11 @@ export type DocumentEventsReport = z.infer<typeof documentEventsReportSchema>;
 
 /** The browser's old list entry (lib/document-history.ts RecentDocument), validated for the one-time import. */
 export const importedDocumentSchema = z.strictObject({
-  name: plainText(NAME_MAX_LENGTH),
-  doctype: plainText(100),
+  name: recordText(NAME_MAX_LENGTH),
+  doctype: recordText(100),
   itemId: documentIdSchema,
-  fileId: documentIdSchema,
-  subdocid: z.number().int().min(0).max(2_147_483_647),
+  fileId: createDocumentResultSchema.shape.fileId,
+  subdocid: createDocumentResultSchema.shape.subdocid,
   size: bytesSchema,
   md5Hex: md5HexSchema.nullable(),
   uploadedAt: atSchema,
@@ -111,8 +127,8 @@ export const documentsImportSchema = z.strictObject({
 
 /** The list's filters, from the query string. */
 export const documentListQuerySchema = z.strictObject({
-  q: z.string().trim().max(200).optional(),
-  doctype: z.string().max(100).optional(),
+  q: z.string().trim().max(200).refine((value) => !hasControlCharacter(value), CONTROL_CHARACTERS_MESSAGE).optional(),
+  doctype: z.string().max(100).refine((value) => !hasControlCharacter(value), CONTROL_CHARACTERS_MESSAGE).optional(),
   status: z.enum(DOCUMENT_STATUSES).optional(),
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50),

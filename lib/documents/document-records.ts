@@ -5,7 +5,7 @@ import { and, asc, desc, eq, ilike, inArray, isNull, lt, sql } from "drizzle-orm
 import { configuredDatabaseKind, getDatabase, type Database, type DatabaseKind, type OpenDatabase } from "@/lib/db/client";
 import { DatabaseQueryError, DatabaseUnavailableError, describeDatabaseFailure, isDatabaseUnavailable, sqlstateOf } from "@/lib/db/database-errors";
 import { documentEvents, documents, type DocumentEventType, type DocumentStatus } from "@/lib/db/schema";
-import type { CreatedDocumentFacts, DocumentEventInput, DocumentListQuery, ImportedDocument } from "@/lib/documents/document-record-input";
+import { documentIdSchema, isStorableTime, type CreatedDocumentFacts, type DocumentEventInput, type DocumentListQuery, type ImportedDocument } from "@/lib/documents/document-record-input";
 import { AppError } from "@/lib/errors";
 import { recordDatabaseOperation, type DatabaseOperation } from "@/lib/metrics/database";
 
@@ -89,11 +89,15 @@ export function encodeCursor(createdAt: string, itemId: string): string {
   return Buffer.from(JSON.stringify([createdAt, itemId])).toString("base64url");
 }
 
+/**
+ * A cursor back into its sort key, or a 400 naming `cursor` when it is not one this app made: not base64url JSON,
+ * a time outside the years 1000–9999 (isStorableTime), or an item id that is not a GUID.
+ */
 function decodeCursor(cursor: string): { createdAt: string; itemId: string } {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[1] === "string" && typeof parsed[0] === "string" && !Number.isNaN(Date.parse(parsed[0]))) {
-      return { createdAt: new Date(parsed[0]).toISOString(), itemId: parsed[1] };
+    if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[0] === "string" && isStorableTime(parsed[0]) && documentIdSchema.safeParse(parsed[1]).success) {
+      return { createdAt: new Date(parsed[0]).toISOString(), itemId: parsed[1] as string };
     }
   } catch {
     // Falls through to the 400.
@@ -230,19 +234,23 @@ export function documentRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
     /**
      * Records events the browser reported for one of the user's documents and applies them to its status.
      * Idempotent: an event id already on record is skipped. Resolves the number of events new to the record, or
-     * null when the user has no such document and the report does not create it.
+     * null when the user has no such document and the report does not create it, or removed it from the list.
      */
     recordEvents(userKey: string, itemId: string, events: readonly DocumentEventInput[], ctx: RecordContext): Promise<number | null> {
       return run("record_events", (db) =>
         db.transaction(async (txn) => {
           const tx: Database = txn;
+          const where = and(eq(documents.userKey, userKey), eq(documents.itemId, itemId));
+          // Locks the document, so two reports of the same document apply their events one after the other.
+          const lockDocument = async () => (await tx.select({ removedAt: documents.removedAt }).from(documents).where(where).for("update"))[0];
+          let doc = await lockDocument();
+          // Removed from the list: nothing more is recorded (a 404, as for a document never recorded).
+          if (doc?.removedAt) return null;
           const created = events.find((e) => e.type === "created");
           const createdIsNew =
             created?.type === "created" ? await insertCreated(tx, userKey, itemId, created, new Date(created.at), { eventId: created.id, ctx }) : false;
-          const where = and(eq(documents.userKey, userKey), eq(documents.itemId, itemId));
-          // Locks the document, so two reports of the same document apply their events one after the other.
-          const [doc] = await tx.select({ size: documents.size }).from(documents).where(where).for("update");
-          if (!doc) return null;
+          doc ??= await lockDocument();
+          if (!doc || doc.removedAt) return null;
           const rest = events.filter((e) => e.type !== "created");
           const inserted = rest.length
             ? await tx

@@ -37,6 +37,33 @@ export type ReportMilestone = (itemId: string, milestone: UploadMilestone) => vo
 /** The most reports one request may carry (the route's limit). */
 export const REPORTS_PER_REQUEST = 50;
 
+/** The events route's body limit (16 KiB); the outbox makes each request fit it. */
+export const REPORTS_BODY_MAX_BYTES = 16 * 1024;
+
+/**
+ * One document's reports, in order, cut into request bodies (`{"events":[…]}`) of at most REPORTS_PER_REQUEST
+ * reports and REPORTS_BODY_MAX_BYTES bytes. A report is at most a few KiB (names are ≤ 255 characters), so each
+ * batch holds at least one.
+ */
+export function batchReports<T extends { report: DocumentReport }>(entries: readonly T[]): T[][] {
+  const encoder = new TextEncoder();
+  const batches: T[][] = [];
+  let batch: T[] = [];
+  let bytes = '{"events":[]}'.length;
+  for (const entry of entries) {
+    const size = encoder.encode(JSON.stringify(entry.report)).byteLength + 1;
+    if (batch.length > 0 && (batch.length === REPORTS_PER_REQUEST || bytes + size > REPORTS_BODY_MAX_BYTES)) {
+      batches.push(batch);
+      batch = [];
+      bytes = '{"events":[]}'.length;
+    }
+    batch.push(entry);
+    bytes += size;
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
+}
+
 /**
  * A random RFC 9562 version-4 UUID. `crypto.randomUUID` exists only in secure contexts; `getRandomValues` also
  * on a plain-http address (a LAN test), where an upload must still be reported.

@@ -1,17 +1,26 @@
 import { z } from "zod";
 import { NAME_MAX_LENGTH, NAME_TOO_LONG_MESSAGE, NAME_TOO_SHORT_MESSAGE, isDocumentNameLongEnough } from "@/lib/document-name";
+import { hasControlCharacter } from "@/lib/input/control-characters";
 
 export { NAME_MIN_LENGTH, NAME_TOO_SHORT_MESSAGE } from "@/lib/document-name";
 
-/** The spec's document-creation request. An empty name is allowed; a non-empty one needs 3+ characters. */
+/**
+ * The spec's document-creation request. An empty name is allowed; a non-empty one needs 3+ characters. Control
+ * characters are refused before the service is asked: the document record could not keep them (NUL), and every
+ * document the service creates must be recorded.
+ */
 export const createDocumentInputSchema = z
   .object({
     docid: z.null().default(null),
     name: z
       .string({ error: "Name must be text." })
       .max(NAME_MAX_LENGTH, NAME_TOO_LONG_MESSAGE)
-      .refine(isDocumentNameLongEnough, NAME_TOO_SHORT_MESSAGE),
-    doctype: z.string({ error: "Document type must be text." }).max(100, "Document type must be at most 100 characters."),
+      .refine(isDocumentNameLongEnough, NAME_TOO_SHORT_MESSAGE)
+      .refine((value) => !hasControlCharacter(value), "Name must not contain control characters."),
+    doctype: z
+      .string({ error: "Document type must be text." })
+      .max(100, "Document type must be at most 100 characters.")
+      .refine((value) => !hasControlCharacter(value), "Document type must not contain control characters."),
   })
   .strict();
 export type CreateDocumentInput = z.infer<typeof createDocumentInputSchema>;
@@ -20,15 +29,28 @@ export type CreateDocumentInput = z.infer<typeof createDocumentInputSchema>;
  * GUID text as the service may send it: any case, any variant/version bits, with or without braces or hyphens.
  * The spec says "UUID format" without naming RFC 9562, and the app only shows the ids.
  */
-const guidText = z
+export const guidTextSchema = z
   .string()
   .trim()
   .regex(/^\{?[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}\}?$/i, "must be a GUID");
 
-/** The spec's "integer", also when sent as a numeric string ("0"). */
-const integerLike = z.union([
-  z.number().int(),
-  z.string().trim().regex(/^-?\d+$/, "must be an integer").transform(Number),
+/** PostgreSQL's `integer`, where the document record keeps `subdocid`. */
+export const SUBDOCID_MIN = -2_147_483_648;
+export const SUBDOCID_MAX = 2_147_483_647;
+const subdocidNumber = z
+  .number()
+  .int("must be an integer")
+  .min(SUBDOCID_MIN, `must be at least ${SUBDOCID_MIN}`)
+  .max(SUBDOCID_MAX, `must be at most ${SUBDOCID_MAX}`);
+
+/**
+ * The spec's "integer" sub-document number, also when sent as a numeric string ("0"); negative ones included (the
+ * spec sets no sign). Bounded to PostgreSQL's `integer`, the record's column: the document record takes exactly
+ * what this accepts (lib/documents/document-record-input.ts reuses it), so no created document goes unrecorded.
+ */
+export const subdocidSchema = z.union([
+  subdocidNumber,
+  z.string().trim().regex(/^-?\d{1,10}$/, "must be an integer").transform(Number).pipe(subdocidNumber),
 ]);
 
 /**
@@ -37,12 +59,12 @@ const integerLike = z.union([
  * `url` may be empty or missing; unknown fields are kept.
  */
 export const createDocumentResultSchema = z.looseObject({
-  itemId: guidText,
-  fileId: guidText,
+  itemId: guidTextSchema,
+  fileId: guidTextSchema,
   container: z.string().nullish(),
   sas: z.string().nullish(),
   url: z.string().nullish(),
-  subdocid: integerLike,
+  subdocid: subdocidSchema,
   uploadendpoint: z.url({ protocol: /^https?$/, error: "must be an absolute http(s) URL" }),
 });
 export type CreateDocumentResult = z.infer<typeof createDocumentResultSchema>;

@@ -11,9 +11,17 @@ describe("the document list's URL", () => {
       status: "uploaded",
       cursor: "abc_-1",
       newer: [],
+      badCursor: false,
     });
     expect(readDocumentListParams({ status: "deleted", cursor: "a'b", newer: "c1.<x>.c2" })).toMatchObject({ status: "", cursor: "", newer: ["c1", "c2"] });
     expect(readDocumentListParams({ q: ["first", "second"] }).q).toBe("first");
+  });
+
+  it("flags a cursor it dropped, so the page can say it shows the first page, and drops control characters from filters", () => {
+    expect(readDocumentListParams({ cursor: "a'b" }).badCursor).toBe(true);
+    expect(readDocumentListParams({ cursor: "abc" }).badCursor).toBe(false);
+    expect(readDocumentListParams({}).badCursor).toBe(false);
+    expect(readDocumentListParams({ q: "le\u0000ase", doctype: "\u0007nda" })).toMatchObject({ q: "lease", doctype: "nda" });
   });
 
   it("walks Older and back Newer to the first page, keeping the filters", () => {

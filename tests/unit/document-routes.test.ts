@@ -55,6 +55,12 @@ const created = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
+/** Alice's document as her list shows it (removed ones are not listed). */
+async function listed(itemId: string): Promise<Record<string, unknown> | undefined> {
+  const page = await (await listRoute.GET(request("/api/documents?limit=100", { cookie: alice }), {})).json();
+  return page.documents.find((d: { itemId: string }) => d.itemId === itemId);
+}
+
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "document-routes-"));
   Object.assign(process.env, {
@@ -111,13 +117,11 @@ describe("the document-record routes", () => {
     ]);
   });
 
-  it("refuse anything that could carry a SAS URL or a token, and events only the server writes", async () => {
+  it("refuse every field that could carry a SAS URL or a token, and events only the server writes", async () => {
     const itemId = randomUUID();
     const refused = [
       [created({ sas: "sv=2024-11-04&sig=abc" })],
       [created({ uploadendpoint: "https://acct.blob.core.windows.net/c/b?sv=2024-11-04&sig=abc" })],
-      [created({ name: "https://acct.blob.core.windows.net/c/b?sv=2024-11-04&se=2026&sig=abc%3D" })],
-      [created({ doctype: "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2ln" })],
       [created(), { id: randomUUID(), type: "failed", at: new Date().toISOString(), errorCode: "see https://x/?sig=1" }],
       [created(), { id: randomUUID(), type: "removed", at: new Date().toISOString() }],
       Array.from({ length: 51 }, () => created()),
@@ -129,6 +133,94 @@ describe("the document-record routes", () => {
     }
     const json = await (await exportRoute.GET(request("/api/documents/export?format=json", { cookie: alice }), {})).json();
     expect(json.documents.some((d: { itemId: string }) => d.itemId === itemId)).toBe(false);
+  });
+
+  it("record every document the service accepted: a name that merely contains sig=, a negative subdocid, a credential redacted", async () => {
+    const cases: [Record<string, unknown>, Record<string, unknown>][] = [
+      [{ name: "Contract sig=final.pdf" }, { name: "Contract sig=final.pdf" }],
+      [{ subdocid: -1 }, { subdocid: -1 }],
+      [{ subdocid: -2_147_483_648, name: "Minimum" }, { subdocid: -2_147_483_648, name: "Minimum" }],
+      [
+        { name: "https://acct.blob.core.windows.net/c/b?sv=2024-11-04&se=2026&sig=abc%3D (copy).pdf" },
+        { name: "https://acct.blob.core.windows.net/c/b?[redacted] (copy).pdf" },
+      ],
+      [{ doctype: "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2ln" }, { doctype: "[redacted]" }],
+      [{ container: "c?sig=1&sv=2" }, { container: "c?[redacted]" }],
+    ];
+    for (const [overrides, expected] of cases) {
+      const itemId = randomUUID();
+      const res = await report(alice, itemId, [created(overrides)]);
+      expect(res.status, JSON.stringify(overrides)).toBe(200);
+      expect(await listed(itemId)).toMatchObject(expected);
+    }
+    const entry = { doctype: "contract", itemId: randomUUID(), fileId: randomUUID(), subdocid: -7, size: 1, md5Hex: null, uploadedAt: "2026-11-20T10:00:00.000Z" };
+    const imported = await importRoute.POST(request("/api/documents/import", { method: "POST", cookie: alice, body: { documents: [{ ...entry, name: "Offer sig=v2.pdf" }] } }), {});
+    expect(await imported.json()).toEqual({ imported: 1 });
+    expect(await listed(entry.itemId)).toMatchObject({ name: "Offer sig=v2.pdf", subdocid: -7 });
+    // The service's own bound (PostgreSQL's integer) is the record's: one past it is refused by both.
+    expect((await report(alice, randomUUID(), [created({ subdocid: 2_147_483_648 })])).status).toBe(400);
+  });
+
+  it("answer 400 naming the field for control characters, times outside PostgreSQL's range and JSON that is not an object", async () => {
+    const itemId = randomUUID();
+    const at = (iso: string) => ({ id: randomUUID(), type: "failed", at: iso, errorCode: "UPLOAD_STALLED" });
+    const cases: [unknown, string][] = [
+      [{ events: [created({ name: "Lease\u0000.pdf" })] }, "events.0.name"],
+      [{ events: [created({ doctype: "con\ttract" })] }, "events.0.doctype"],
+      [{ events: [created({ at: "0000-01-01T00:00:00Z" })] }, "events.0.at"],
+      [{ events: [created(), at("1000-01-01T00:00:00+01:00")] }, "events.1.at"],
+      // Years 1–99 are PostgreSQL's, but read back as 19xx/20xx: 0001-02-29 became an invalid 2001-02-29 and broke the list.
+      [{ events: [created(), at("0001-02-28T00:00:00Z")] }, "events.1.at"],
+      [{ events: [created(), at("9999-12-31T23:30:00-01:00")] }, "events.1.at"],
+      [[], "body"],
+      ["x", "body"],
+      [null, "body"],
+      [1, "body"],
+    ];
+    for (const [body, field] of cases) {
+      const res = await eventsRoute.POST(request(`/api/documents/${itemId}/events`, { method: "POST", cookie: alice, body }), params(itemId));
+      expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+      const { error } = await res.json();
+      expect(error.code).toBe("VALIDATION_FAILED");
+      expect(Object.keys(error.fields), JSON.stringify(body).slice(0, 80)).toEqual([field]);
+    }
+    const entry = { name: "Old", doctype: "contract", itemId: randomUUID(), fileId: randomUUID(), subdocid: 0, size: 1, md5Hex: null, uploadedAt: "0000-06-01T00:00:00Z" };
+    for (const [body, field] of [[{ documents: [entry] }, "documents.0.uploadedAt"], [{ documents: [{ ...entry, uploadedAt: "2026-01-01T00:00:00Z", name: "\u0000ld" }] }, "documents.0.name"], [[entry], "body"]] as const) {
+      const res = await importRoute.POST(request("/api/documents/import", { method: "POST", cookie: alice, body }), {});
+      expect(res.status).toBe(400);
+      expect(Object.keys((await res.json()).error.fields)).toEqual([field]);
+    }
+    // The last second before the year 10000 and the first of the year 1000 are kept, and read back as they were.
+    expect((await report(alice, itemId, [created({ at: "1000-01-01T00:00:00Z" }), at("9999-12-31T23:59:59.999Z")])).status).toBe(200);
+    expect(await listed(itemId)).toMatchObject({ createdAt: "1000-01-01T00:00:00.000Z" });
+  });
+
+  it("answer reports for a removed document with 404, and take a 16 KiB body but not one byte more", async () => {
+    const itemId = randomUUID();
+    expect((await report(alice, itemId, [created()])).status).toBe(200);
+    expect((await documentRoute.DELETE(request(`/api/documents/${itemId}`, { method: "DELETE", cookie: alice }), params(itemId))).status).toBe(204);
+    const late = await report(alice, itemId, [{ id: randomUUID(), type: "uploaded", at: new Date().toISOString(), bytes: 1 }]);
+    expect(late.status).toBe(404);
+    expect((await late.json()).error.code).toBe("DOCUMENT_NOT_FOUND");
+    // Its "created" re-sent does not bring it back either.
+    expect((await report(alice, itemId, [created()])).status).toBe(404);
+    expect(await listed(itemId)).toBeUndefined();
+
+    const other = randomUUID();
+    const json = JSON.stringify({ events: [created()] });
+    // JSON may end in whitespace: the same valid report, padded to the size wanted.
+    const sized = (bytes: number) => json + " ".repeat(bytes - json.length);
+    const post = (text: string) =>
+      eventsRoute.POST(
+        new NextRequest(`${ORIGIN}/api/documents/${other}/events`, { method: "POST", headers: { cookie: alice, origin: ORIGIN, "content-type": "application/json" }, body: text }),
+        params(other),
+      );
+    const atLimit = sized(16 * 1024);
+    expect(new TextEncoder().encode(atLimit).byteLength).toBe(16 * 1024);
+    expect((await post(atLimit)).status).toBe(200);
+    const over = await post(sized(16 * 1024 + 1));
+    expect(over.status).toBe(413);
+    expect((await over.json()).error.code).toBe("PAYLOAD_TOO_LARGE");
   });
 
   it("remove a document from the list (204, then 404), not another user's", async () => {
@@ -218,5 +310,43 @@ describe("the document-record routes", () => {
     expect((await (await list("?limit=50", alice)).json()).documents.some((d: { name: string }) => d.name.startsWith("Carol"))).toBe(false);
     expect((await list("?status=lost")).status).toBe(400);
     expect((await listRoute.GET(request("/api/documents"), {})).status).toBe(401);
+  });
+
+  it("answer a list cursor outside PostgreSQL's range, malformed, or a filter with a control character with 400 naming it", async () => {
+    const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+    const cases: [string, string][] = [
+      [`cursor=${cursorOf(["0000-01-01T00:00:00.000Z", randomUUID()])}`, "cursor"],
+      [`cursor=${cursorOf(["+010000-01-01T00:00:00.000Z", randomUUID()])}`, "cursor"],
+      [`cursor=${cursorOf(["2026-01-01T00:00:00.000Z", "x\u0000"])}`, "cursor"],
+      ["cursor=%00", "cursor"],
+      ["cursor=bm90IGpzb24", "cursor"],
+      ["q=a%00b", "q"],
+      ["doctype=%07", "doctype"],
+    ];
+    for (const [query, field] of cases) {
+      const res = await listRoute.GET(request(`/api/documents?${query}`, { cookie: alice }), {});
+      expect(res.status, query).toBe(400);
+      const { error } = await res.json();
+      expect(error.code).toBe("VALIDATION_FAILED");
+      expect(Object.keys(error.fields), query).toEqual([field]);
+    }
+  });
+
+  it("give the /documents page the first page, flagged, for a cursor the database cannot take", async () => {
+    const { loadDocumentListPage } = await import("@/lib/documents/document-list-page");
+    const { readDocumentListParams } = await import("@/lib/documents/document-list-params");
+    const { userKeyFor } = await import("@/lib/auth/user-key");
+    const { getConfig } = await import("@/lib/env");
+    const subject = `dave-${randomUUID()}`;
+    const dave = await signedInCookie(subject);
+    const itemId = randomUUID();
+    await report(dave, itemId, [created({ name: "Dave's" })]);
+    const userKey = userKeyFor(getConfig().issuer, subject);
+    const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+    for (const cursor of [cursorOf(["0000-01-01T00:00:00.000Z", randomUUID()]), cursorOf(["+010000-01-01T00:00:00.000Z", randomUUID()]), "not'base64"]) {
+      const loaded = await loadDocumentListPage(userKey, readDocumentListParams({ cursor }));
+      expect(loaded, cursor).toEqual({ page: { documents: [expect.objectContaining({ itemId, name: "Dave's" })], nextCursor: null }, fellBack: true });
+    }
+    expect(await loadDocumentListPage(userKey, readDocumentListParams({}))).toMatchObject({ fellBack: false });
   });
 });

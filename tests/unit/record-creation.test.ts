@@ -39,6 +39,15 @@ describe("recording a creation from the create route", () => {
     expect(JSON.stringify(recordCreated.mock.calls)).not.toMatch(/sig=|blob\.core/);
   });
 
+  it("records what the service accepted: a name that merely contains sig=, a negative subdocid, a credential redacted", async () => {
+    recordCreated.mockResolvedValue(undefined);
+    await expect(recordCreationWithin(req, { ...created, subdocid: -1 }, { ...input, name: "Contract sig=final.pdf" }, 1_000)).resolves.toBe(true);
+    expect(recordCreated).toHaveBeenLastCalledWith("user-key-1", expect.objectContaining({ subdocid: -1, name: "Contract sig=final.pdf" }), expect.anything());
+    // The service's numeric-string form, as its schema turns it into a number.
+    await expect(recordCreationWithin(req, { ...created, subdocid: "-3" as unknown as number }, { ...input, name: "x?sv=2024-11-04&sig=abc (1).pdf" }, 1_000)).resolves.toBe(true);
+    expect(recordCreated).toHaveBeenLastCalledWith("user-key-1", expect.objectContaining({ subdocid: -3, name: "x?[redacted] (1).pdf" }), expect.anything());
+  });
+
   it("answers false at once when the database fails", async () => {
     recordCreated.mockRejectedValue(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }));
     await expect(recordCreationWithin(req, created, input, 1_000)).resolves.toBe(false);

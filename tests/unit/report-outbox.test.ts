@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "@/lib/api-client";
-import type { DocumentReport } from "@/lib/documents/document-report";
+import { REPORTS_BODY_MAX_BYTES, type DocumentReport } from "@/lib/documents/document-report";
 import { outcomeOf, postReports } from "@/lib/documents/report-delivery";
 import { OUTBOX_MAX_AGE_MS, OUTBOX_RETRY_DELAYS_MS, ReportOutbox, type OutboxEntry, type OutboxStore, type SendOutcome } from "@/lib/documents/report-outbox";
 
@@ -126,17 +126,97 @@ describe("ReportOutbox", () => {
     expect([...store.entries.values()].map((e) => e.userKey)).toEqual(["bob"]);
   });
 
-  it("drops reports the app refused for good, and stops at the first 'retry' keeping the rest", async () => {
+  it("drops and counts reports the app refused for good (a removed document's 404), keeps a 'retry' one, and goes on to the next document", async () => {
     const store = memoryStore();
     const hold = { setTimer: () => 0, clearTimer: () => {} };
-    const maker = new ReportOutbox("alice", store, scriptedSend("retry", "retry", "retry").send, hold);
+    const maker = new ReportOutbox("alice", store, async () => "retry", hold);
     for (const item of ["item-1", "item-2", "item-3"]) maker.report(item, { type: "upload_started", mode: "single", bytes: 1 });
     await settle();
     await maker.flush();
-    const { send, calls } = scriptedSend("refused", "retry");
-    await new ReportOutbox("alice", store, send, hold).flush();
-    expect(calls.map((c) => c.itemId)).toEqual(["item-1", "item-2"]);
-    expect([...store.entries.values()].map((e) => e.itemId).sort()).toEqual(["item-2", "item-3"]);
+    const dropped: number[] = [];
+    const { send, calls } = scriptedSend("refused", "retry", "delivered");
+    const outbox = new ReportOutbox("alice", store, send, { ...hold, onDropped: (count) => dropped.push(count) });
+    await outbox.flush();
+    expect(calls.map((c) => c.itemId)).toEqual(["item-1", "item-2", "item-3"]);
+    expect([...store.entries.values()].map((e) => e.itemId)).toEqual(["item-2"]);
+    expect(dropped).toEqual([1]);
+    expect(outbox.dropped).toBe(1);
+  });
+
+  it("gives each document its own schedule: one whose reports fail for good (5xx, or a send that throws) never delays a later document's", async () => {
+    vi.useFakeTimers();
+    const store = memoryStore();
+    const calls: string[] = [];
+    const send = vi.fn(async (itemId: string): Promise<SendOutcome> => {
+      calls.push(itemId);
+      if (itemId === "broken") return "retry"; // the database keeps answering 503 for this one
+      if (itemId === "buggy") throw new TypeError("a bug in sending"); // never "delivered" either
+      return "delivered";
+    });
+    const outbox = new ReportOutbox("alice", store, send, { onDropped: () => {} });
+    outbox.report("broken", { type: "upload_started", mode: "single", bytes: 1 });
+    outbox.report("buggy", { type: "upload_started", mode: "single", bytes: 1 });
+    await vi.advanceTimersByTimeAsync(0);
+    // A later document, while both wait for their next try: delivered at once, in the next round.
+    outbox.report("later", { type: "uploaded", mode: "single", bytes: 1, durationMs: 1 });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls.filter((id) => id === "later")).toEqual(["later"]);
+    expect((await outbox.waiting()).map((e) => e.itemId).sort()).toEqual(["broken", "buggy"]);
+    // The failing ones are tried again on their own schedule (2 s, 5 s, 15 s …), not on every round.
+    const triesOf = (id: string) => calls.filter((c) => c === id).length;
+    expect([triesOf("broken"), triesOf("buggy")]).toEqual([1, 1]);
+    await vi.advanceTimersByTimeAsync(OUTBOX_RETRY_DELAYS_MS[0]);
+    expect([triesOf("broken"), triesOf("buggy")]).toEqual([2, 2]);
+    await vi.advanceTimersByTimeAsync(OUTBOX_RETRY_DELAYS_MS[1]);
+    expect([triesOf("broken"), triesOf("buggy")]).toEqual([3, 3]);
+    // An hour on: still failing, still kept; another new document goes through at once.
+    await vi.advanceTimersByTimeAsync(60 * 60_000);
+    outbox.report("much-later", { type: "upload_started", mode: "blocks", bytes: 1 });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls.filter((id) => id === "much-later")).toEqual(["much-later"]);
+    expect(triesOf("broken")).toBeGreaterThan(50);
+    expect((await outbox.waiting()).map((e) => e.itemId).sort()).toEqual(["broken", "buggy"]);
+    // Only the failing documents' reports are left.
+    expect([...store.entries.values()].map((e) => e.itemId).sort()).toEqual(["broken", "buggy"]);
+  });
+
+  it("sends the documents that never failed first in a round", async () => {
+    const store = memoryStore();
+    const hold = { setTimer: () => 0, clearTimer: () => {} };
+    const calls: string[] = [];
+    const outbox = new ReportOutbox(
+      "alice",
+      store,
+      async (itemId) => {
+        calls.push(itemId);
+        return itemId === "failing" ? "retry" : "delivered";
+      },
+      hold,
+    );
+    outbox.report("failing", { type: "upload_started", mode: "single", bytes: 1 });
+    await settle();
+    await outbox.flush();
+    calls.length = 0;
+    outbox.report("fresh", { type: "upload_started", mode: "single", bytes: 1 });
+    await settle();
+    await outbox.flush();
+    expect(calls.slice(0, 2)).toEqual(["fresh", "failing"]);
+  });
+
+  it("keeps each request within the route's 16 KiB", async () => {
+    const { send, calls } = scriptedSend();
+    const store = memoryStore();
+    const outbox = new ReportOutbox("alice", store, async () => "retry", { setTimer: () => 0, clearTimer: () => {} });
+    // 50 reports of ~1 KiB each (the longest error code, and a long name in the created one): 3+ requests, none over the limit.
+    outbox.report("item-1", { type: "created", fileId: "f", subdocid: 0, name: "契".repeat(255), doctype: "d".repeat(100), size: 1 });
+    for (let i = 0; i < 49; i++) outbox.report("item-1", { type: "failed", errorCode: "E".repeat(64) + "x".repeat(600) });
+    await settle();
+    await new ReportOutbox("alice", store, send).flush();
+    const sizes = calls.map((c) => new TextEncoder().encode(JSON.stringify({ events: c.reports })).byteLength);
+    expect(calls.length).toBeGreaterThan(1);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(REPORTS_BODY_MAX_BYTES);
+    expect(calls.flatMap((c) => c.reports).length).toBe(50);
+    expect(store.entries.size).toBe(0);
   });
 
   it("sends at most 50 reports per request", async () => {

@@ -1,9 +1,7 @@
 import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
-import { isDatabaseUnavailable } from "@/lib/db/database-errors";
-import { listDocuments, type DocumentPage } from "@/lib/documents/document-records";
-import { DOCUMENTS_PER_PAGE, isFiltered, newerHref, olderHref, type DocumentListParams } from "@/lib/documents/document-list-params";
-import { AppError } from "@/lib/errors";
+import { loadDocumentListPage } from "@/lib/documents/document-list-page";
+import { isFiltered, newerHref, olderHref, type DocumentListParams } from "@/lib/documents/document-list-params";
 import { formatBytes } from "@/lib/upload/format";
 import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
@@ -15,25 +13,6 @@ import { useTranslations } from "next-intl";
 
 type Props = { userKey: string; params: DocumentListParams; doctypeSuggestions: string[] };
 
-type Loaded = { page: DocumentPage } | { problem: "database" | "bad-cursor" };
-
-async function loadPage(userKey: string, params: DocumentListParams): Promise<Loaded> {
-  try {
-    const page = await listDocuments(userKey, {
-      ...(params.q ? { q: params.q } : {}),
-      ...(params.doctype ? { doctype: params.doctype } : {}),
-      ...(params.status ? { status: params.status } : {}),
-      ...(params.cursor ? { cursor: params.cursor } : {}),
-      limit: DOCUMENTS_PER_PAGE,
-    });
-    return { page };
-  } catch (error) {
-    if (isDatabaseUnavailable(error)) return { problem: "database" };
-    if (error instanceof AppError && error.code === "VALIDATION_FAILED") return { problem: "bad-cursor" };
-    throw error;
-  }
-}
-
 /**
  * The user's documents from the app's record, newest first, rendered on the server: no client-side data library,
  * and the filters and pages are links and a GET form. Uploads keep working when the record's database is down;
@@ -41,11 +20,13 @@ async function loadPage(userKey: string, params: DocumentListParams): Promise<Lo
  */
 export async function DocumentList({ userKey, params, doctypeSuggestions }: Props) {
   const [loaded, t, documents, locale] = await Promise.all([
-    loadPage(userKey, params),
+    loadDocumentListPage(userKey, params),
     getTranslations("documentList"),
     getTranslations("documents"),
     getLocale(),
   ]);
+  const fellBack = "page" in loaded && loaded.fellBack;
+  const shown = fellBack ? { ...params, cursor: "", newer: [] } : params;
   return (
     <Card aria-labelledby="documents-list-title" id="documents-list" data-testid="document-list">
       <CardHeader layout="row" className="flex-wrap items-start">
@@ -65,20 +46,17 @@ export async function DocumentList({ userKey, params, doctypeSuggestions }: Prop
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
         <DocumentFilters params={params} doctypeSuggestions={doctypeSuggestions} />
+        {fellBack ? (
+          <Alert tone="info" title={t("badCursorTitle")} data-testid="documents-bad-cursor">
+            {t("badCursorBody")}
+          </Alert>
+        ) : null}
         {"problem" in loaded ? (
-          loaded.problem === "database" ? (
-            <Alert tone="warning" title={t("unavailableTitle")} data-testid="documents-unavailable">
-              {t("unavailableBody")}
-            </Alert>
-          ) : (
-            <Alert tone="warning" title={t("badCursorTitle")}>
-              <Link href="/documents#documents-list" className="underline">
-                {t("badCursorLink")}
-              </Link>
-            </Alert>
-          )
+          <Alert tone="warning" title={t("unavailableTitle")} data-testid="documents-unavailable">
+            {t("unavailableBody")}
+          </Alert>
         ) : loaded.page.documents.length === 0 ? (
-          <EmptyList params={params} />
+          <EmptyList params={shown} />
         ) : (
           <>
             <ul className="flex flex-col divide-y divide-slate-100" aria-label={t("listLabel")}>
@@ -96,7 +74,7 @@ export async function DocumentList({ userKey, params, doctypeSuggestions }: Prop
                 </li>
               ))}
             </ul>
-            <Pagination params={params} nextCursor={loaded.page.nextCursor} />
+            <Pagination params={shown} nextCursor={loaded.page.nextCursor} />
           </>
         )}
       </CardContent>
