@@ -47,6 +47,8 @@ const nextConfig = {
     "@opentelemetry/sdk-trace",
     "@opentelemetry/resources",
     "@opentelemetry/exporter-trace-otlp-http",
+    // A native addon that require-addon finds at run time (prebuilds/<platform>-<arch>/): loaded from node_modules.
+    "fs-native-extensions",
   ],
   // Page weight (docs/page-weight.md): most of each page's JavaScript is React DOM and Next's client, shipped as
   // CommonJS. Tree shaking and scope hoisting of those modules take ~1.7 KiB gzip off every page; a larger minimum
