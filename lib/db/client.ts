@@ -213,7 +213,7 @@ export function getDatabase(): Promise<OpenDatabase> {
       return Promise.resolve(opened);
     } catch (error) {
       getLogger().error({ msg: `database: ${(error as Error).message}` });
-      s.opened = undefined;
+      Object.assign(s, { opened: undefined, waiting: undefined, blocked: undefined });
       const lost = new DatabaseUnavailableError("the embedded database's folder lock was lost", { cause: error });
       // Failed only once closed, so that the next call's open never overlaps this instance.
       s.opening = opened.close().then(
@@ -229,7 +229,8 @@ export function getDatabase(): Promise<OpenDatabase> {
   }
   if (!s.opening) startOpening(s);
   if (s.waiting) return Promise.reject(s.waiting);
-  return Promise.race([s.opening!, s.blocked!]);
+  const opening = s.opening!;
+  return s.blocked ? Promise.race([opening, s.blocked]) : opening;
 }
 
 /** This process's Drizzle database (see getDatabase). */
