@@ -47,7 +47,12 @@ const nextConfig = {
     "@opentelemetry/sdk-trace",
     "@opentelemetry/resources",
     "@opentelemetry/exporter-trace-otlp-http",
+    // A native addon that require-addon finds at run time (prebuilds/<platform>-<arch>/): loaded from node_modules.
+    "fs-native-extensions",
   ],
+  // fs-native-extensions' addon (the embedded folders' lock) is found at run time by require-addon, which file tracing
+  // cannot follow: ship its prebuilt .node files with every server route.
+  outputFileTracingIncludes: { "/**": ["./node_modules/fs-native-extensions/prebuilds/*/*.node"] },
   // Page weight (docs/page-weight.md): most of each page's JavaScript is React DOM and Next's client, shipped as
   // CommonJS. Tree shaking and scope hoisting of those modules take ~1.7 KiB gzip off every page; a larger minimum
   // chunk size merges the framework's six first-load chunks into four, and every chunk costs ~0.4 KiB of response

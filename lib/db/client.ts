@@ -8,7 +8,8 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { acquireDataDirLock, DataDirLockedError } from "@/lib/db/data-dir-lock";
-import { migratePgliteDatabase, migratePostgresDatabase } from "@/lib/db/migrate";
+import { DatabaseUnavailableError, describeDatabaseFailure, SchemaNotReadyError } from "@/lib/db/database-errors";
+import { MIGRATION_LOCK_TIMEOUT_MS, migratePgliteDatabase, migratePostgresDatabase } from "@/lib/db/migrate";
 import { readPgliteSeed } from "@/lib/db/pglite-seed";
 import { schema } from "@/lib/db/schema";
 import { getConfig } from "@/lib/env";
@@ -21,9 +22,21 @@ export type OpenDatabase = {
   kind: DatabaseKind;
   /** For logs: the folder, or host:port/database (never the URL, which may carry a password). */
   where: string;
+  /**
+   * Throws when this process may no longer write to it: the embedded database's folder lock was lost (its lock file
+   * removed or replaced, see lib/server/folder-lock.ts). Cheap; getDatabase calls it before handing the database out.
+   */
+  assertWritable(): void;
   close(): Promise<void>;
 };
-export type DatabaseOptions = { url?: string; dir: string };
+export type DatabaseOptions = {
+  url?: string;
+  dir: string;
+  /** PostgreSQL: how long to wait for another instance's migration lock (default MIGRATION_LOCK_TIMEOUT_MS). */
+  migrationLockTimeoutMs?: number;
+  /** PostgreSQL: called when another instance holds the migration lock and this open starts waiting for it. */
+  onWaitingForMigrationLock?: () => void;
+};
 
 /**
  * PGlite's default shared_buffers is 128 MB, most of which a small app never touches but a WASM heap never
@@ -59,6 +72,7 @@ async function openPglite(dir: string): Promise<OpenDatabase> {
     db: drizzlePglite({ client: opened, schema }),
     kind: "pglite",
     where: dataDir,
+    assertWritable: () => lock.assertHeld(),
     async close() {
       try {
         await opened.close();
@@ -74,8 +88,13 @@ function describeUrl(url: string): string {
   return `${parsed.host}${parsed.pathname}`;
 }
 
-async function openPostgres(url: string): Promise<OpenDatabase> {
-  await migratePostgresDatabase(url, CONNECT_TIMEOUT_MS);
+async function openPostgres(options: DatabaseOptions & { url: string }): Promise<OpenDatabase> {
+  const { url } = options;
+  await migratePostgresDatabase(url, {
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    lockTimeoutMs: options.migrationLockTimeoutMs ?? MIGRATION_LOCK_TIMEOUT_MS,
+    onWaitingForLock: options.onWaitingForMigrationLock,
+  });
   const pool = new pg.Pool({
     connectionString: url,
     max: POOL_SIZE,
@@ -91,44 +110,127 @@ async function openPostgres(url: string): Promise<OpenDatabase> {
     db: drizzleNodePg({ client: pool, schema }),
     kind: "postgres",
     where: describeUrl(url),
+    // PostgreSQL keeps writers apart itself.
+    assertWritable: () => {},
     close: () => pool.end(),
   };
 }
 
 /**
  * Opens the database and applies pending migrations: PostgreSQL when `url` is set, otherwise PGlite in `dir`
- * (refused with DataDirLockedError when another process holds that folder). Not cached: see getDatabase.
+ * (refused with DataDirLockedError when another process holds that folder). On PostgreSQL, waiting for another
+ * instance's migration lock ends after `migrationLockTimeoutMs` with SchemaNotReadyError. Not cached: see getDatabase.
  */
 export async function openDatabase(options: DatabaseOptions): Promise<OpenDatabase> {
-  return options.url ? openPostgres(options.url) : openPglite(options.dir);
+  return options.url ? openPostgres({ ...options, url: options.url }) : openPglite(options.dir);
 }
 
-type DatabaseState = { opening?: Promise<OpenDatabase> };
+/** After a failed open on PostgreSQL, the next background attempt comes after this, doubling up to RETRY_MAX_MS. */
+const RETRY_FIRST_MS = 1_000;
+const RETRY_MAX_MS = 30_000;
+
+type DatabaseState = {
+  /** The attempt under way (or the last one, once it succeeded). */
+  opening?: Promise<OpenDatabase>;
+  /** The attempt's result, once it succeeded. */
+  opened?: OpenDatabase;
+  /** Set while the attempt waits for another instance's migration lock: callers get it at once instead of waiting. */
+  waiting?: SchemaNotReadyError;
+  /** Rejects with `waiting` when the attempt starts waiting for the lock, so callers already waiting give up too. */
+  blocked?: Promise<never>;
+  /** Failed attempts in a row, and the timer of the next background attempt (PostgreSQL). */
+  failures: number;
+  retry?: NodeJS.Timeout;
+};
 const STATE_KEY = Symbol.for("esign.database");
 
 // On globalThis: Next evaluates server modules once per bundle, and hot reload re-evaluates them; one database
 // (one PGlite instance, one pool) per process.
 function state(): DatabaseState {
   const g = globalThis as typeof globalThis & { [STATE_KEY]?: DatabaseState };
-  g[STATE_KEY] ??= {};
+  g[STATE_KEY] ??= { failures: 0 };
   return g[STATE_KEY];
 }
 
+function startOpening(s: DatabaseState): void {
+  clearTimeout(s.retry);
+  s.retry = undefined;
+  let markWaiting: (error: SchemaNotReadyError) => void = () => {};
+  const blocked = new Promise<never>((_, reject) => (markWaiting = reject));
+  blocked.catch(() => {});
+  const waiting = new SchemaNotReadyError(`waiting for another instance's migration (lock held; this instance waits up to ${MIGRATION_LOCK_TIMEOUT_MS / 1000} s, then tries again)`);
+  const opening = openDatabase({
+    ...getConfig().database,
+    onWaitingForMigrationLock: () => {
+      if (s.opening !== opening) return;
+      s.waiting = waiting;
+      markWaiting(waiting);
+    },
+  });
+  s.opening = opening;
+  s.blocked = blocked;
+  s.waiting = undefined;
+  opening.then(
+    (opened) => {
+      if (s.opening !== opening) return;
+      if (s.failures > 0 || s.waiting) getLogger().info({ msg: `database: ${opened.kind === "pglite" ? "embedded PGlite" : "PostgreSQL"} at ${opened.where} ready, migrations applied` });
+      s.opened = opened;
+      s.waiting = undefined;
+      s.failures = 0;
+    },
+    (error: unknown) => {
+      if (s.opening !== opening) return;
+      s.opening = undefined;
+      s.waiting = undefined;
+      s.failures += 1;
+      // PostgreSQL is tried again in the background (its migrations too), so the schema gets ready without waiting
+      // for a request; the embedded database is opened again by the next request.
+      if (!getConfig().database.url) return;
+      const delay = Math.min(RETRY_FIRST_MS * 2 ** (s.failures - 1), RETRY_MAX_MS);
+      if (s.failures === 1) getLogger().warn({ msg: `database: not ready (${describeDatabaseFailure(error)}); tried again in the background, document routes answer 503 until then` });
+      s.retry = setTimeout(() => {
+        s.retry = undefined;
+        if (!s.opening) startOpening(s);
+      }, delay);
+      s.retry.unref();
+    },
+  );
+}
+
 /**
- * This process's database, opened and migrated on first use. A failed open is forgotten, so the next caller tries
- * again (PostgreSQL may be back) instead of every later request failing on a cached rejection.
+ * This process's database, opened and migrated on first use. Never waits on another instance's migration: while
+ * this instance waits for the migration lock, callers get SchemaNotReadyError (a 503 DATABASE_UNAVAILABLE) at once.
+ * A failed open is forgotten, so the next caller tries again (PostgreSQL may be back), and PostgreSQL is also tried
+ * again in the background. The embedded database is checked to be still this process's before it is handed out:
+ * if its folder lock was lost, it is closed and the call fails (the next one opens it again, if the folder is free).
  */
 export function getDatabase(): Promise<OpenDatabase> {
   const s = state();
-  if (!s.opening) {
-    const { database } = getConfig();
-    const opening = openDatabase(database);
-    s.opening = opening;
-    opening.catch(() => {
-      if (s.opening === opening) s.opening = undefined;
-    });
+  if (s.opened) {
+    const opened = s.opened;
+    try {
+      opened.assertWritable();
+      return Promise.resolve(opened);
+    } catch (error) {
+      getLogger().error({ msg: `database: ${(error as Error).message}` });
+      Object.assign(s, { opened: undefined, waiting: undefined, blocked: undefined });
+      const lost = new DatabaseUnavailableError("the embedded database's folder lock was lost", { cause: error });
+      // Failed only once closed, so that the next call's open never overlaps this instance.
+      s.opening = opened.close().then(
+        () => Promise.reject(lost),
+        () => Promise.reject(lost),
+      );
+      const closing = s.opening;
+      closing.catch(() => {
+        if (s.opening === closing) s.opening = undefined;
+      });
+      return closing;
+    }
   }
-  return s.opening;
+  if (!s.opening) startOpening(s);
+  if (s.waiting) return Promise.reject(s.waiting);
+  const opening = s.opening!;
+  return s.blocked ? Promise.race([opening, s.blocked]) : opening;
 }
 
 /** This process's Drizzle database (see getDatabase). */
@@ -149,8 +251,10 @@ export function configuredDatabaseKind(): DatabaseKind {
 
 /**
  * Opens and migrates the database before the server takes requests (instrumentation.ts). Another process on the
- * embedded database's folder is fatal: both would write and one's rows would be lost. Any other failure (PostgreSQL
- * down) is logged and the server starts anyway: uploads never wait on the database, and the next request retries.
+ * embedded database's folder (or a folder on a network filesystem) is fatal: both would write and one's rows would
+ * be lost. Nothing else holds the start up: when another instance holds the migration lock, or PostgreSQL is down,
+ * it is logged and the server starts anyway (liveness and readiness answer, uploads never wait on the database,
+ * document routes answer 503 DATABASE_UNAVAILABLE), and the open is tried again in the background and by requests.
  */
 export async function prepareDatabaseAtStartup(): Promise<void> {
   const logger = getLogger();
@@ -163,7 +267,10 @@ export async function prepareDatabaseAtStartup(): Promise<void> {
       logger.fatal(error.message);
       process.exit(1);
     }
-    logger.error({ msg: `database: not available at start-up (${(error as Error).message}); document records are retried on each request` });
+    const msg = `database: not ready at start-up (${describeDatabaseFailure(error)}); the server starts, document routes answer 503 until it is, and it is tried again`;
+    // Another instance migrating is expected when several start together; anything else is an outage.
+    if (error instanceof SchemaNotReadyError) logger.warn({ msg });
+    else logger.error({ msg });
   }
 }
 
@@ -171,7 +278,8 @@ export async function prepareDatabaseAtStartup(): Promise<void> {
 export async function closeDatabase(): Promise<void> {
   const s = state();
   const opening = s.opening;
-  s.opening = undefined;
+  clearTimeout(s.retry);
+  Object.assign(s, { opening: undefined, opened: undefined, waiting: undefined, blocked: undefined, retry: undefined, failures: 0 });
   if (!opening) return;
   try {
     await (await opening).close();

@@ -9,6 +9,17 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
+/**
+ * The database answers but its schema is not ready: another instance holds the migration lock (its migration is
+ * under way), so this one has not applied its migrations yet. A 503 too; the message names only that state.
+ */
+export class SchemaNotReadyError extends DatabaseUnavailableError {
+  constructor(state: string, options?: { cause?: unknown }) {
+    super(`schema not ready: ${state}`, options);
+    this.name = "SchemaNotReadyError";
+  }
+}
+
 // SQLSTATE classes meaning "the server cannot serve now" rather than "this query is wrong": 08 connection
 // exception, 53 insufficient resources, 57P01–57P03 shutdown / cannot connect now, 58 system error.
 const UNAVAILABLE_SQLSTATE = /^(08|53|57P0[1-3]|58)/;
@@ -37,6 +48,7 @@ export function describeDatabaseFailure(error: unknown): string {
   let current: unknown = error;
   for (let depth = 0; current instanceof Error && depth < 5; depth++) {
     if (current instanceof DataDirLockedError) return "the embedded database's folder is in use by another process";
+    if (current instanceof SchemaNotReadyError) return current.message;
     const code = (current as { code?: unknown }).code;
     if (typeof code === "string" && UNAVAILABLE_NODE_CODES.has(code)) return `unreachable (${code})`;
     if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return `refused (SQLSTATE ${code})`;

@@ -1,11 +1,12 @@
 import "server-only";
 import { mkdir } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { createStorage, type Storage } from "unstorage";
+import { createStorage, type Storage, type TransactionOptions } from "unstorage";
 import fsLiteDriver from "unstorage/drivers/fs-lite";
 import writeFileAtomic from "write-file-atomic";
 import { getLogger } from "@/lib/logging/logger";
 import { SessionStoreUnavailableError, type SessionEnvelope, type SessionStore } from "@/lib/session/session-store";
+import { assertStoreDirStillLocked } from "@/lib/session/store-dir-lock";
 
 type Indexed = { subject: string; oidcSid?: string; lastSeenAt: number; expiresAt: number };
 type Claim = { expiresAt: number };
@@ -13,17 +14,23 @@ type Claim = { expiresAt: number };
 /**
  * unstorage's fs driver writes in place (`fs.writeFile`): a crash, or a read racing a write, can see a truncated
  * file. Writes here go through write-file-atomic instead (temporary file, fsync, rename), so a reader sees the
- * old envelope or the new one, never a part.
+ * old envelope or the new one, never a part. Every write and removal first checks that this process still holds
+ * the folder's lock, when it took one (store-dir-lock.ts).
  */
 function atomicFsDriver(base: string) {
   const driver = fsLiteDriver({ base });
   return {
     ...driver,
     async setItem(key: string, value: string) {
+      assertStoreDirStillLocked(base);
       const path = join(base, key.replace(/:/g, "/"));
       // Also when someone removed the directory under a running server: recreate it rather than fail sign-ins.
       await mkdir(dirname(path), { recursive: true });
       await writeFileAtomic(path, value, { encoding: "utf8" });
+    },
+    async removeItem(key: string, opts: TransactionOptions) {
+      assertStoreDirStillLocked(base);
+      await driver.removeItem?.(key, opts);
     },
   };
 }

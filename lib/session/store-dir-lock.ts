@@ -1,15 +1,20 @@
 import "server-only";
 import { mkdirSync } from "node:fs";
-import { lockFolder, type FolderLockHolder } from "@/lib/server/folder-lock";
+import { heldFolderLock, lockFolder, type FolderRefusal } from "@/lib/server/folder-lock";
 
-/** Another live server process holds the session folder. */
+const LOCK_FILE_NAME = "server.lock";
+
+/** The session folder is refused: another live server process holds it, or it is on a network filesystem. */
 export class StoreDirLockedError extends Error {
-  constructor(dir: string, holder: FolderLockHolder | undefined) {
-    const who = holder ? `process ${holder.pid} on ${holder.host}` : "another process";
+  constructor(dir: string, refusal: FolderRefusal) {
+    const fix =
+      "The embedded session store serves one server process only: run one instance on this folder, or set REDIS_URL " +
+      "(the same for every instance) to share sessions between instances.";
     super(
-      `The session folder ${dir} is in use by ${who}. The embedded session store ` +
-        "serves one server process only: run one instance on this folder, or set REDIS_URL (the same for every " +
-        "instance) to share sessions between instances.",
+      refusal.kind === "network-filesystem"
+        ? `The session folder ${dir} is on a network filesystem (${refusal.filesystem}), where its lock may not keep out a ` +
+            `process on another host. ${fix} For one instance, set SESSION_STORE_DIR to a folder on a local disk.`
+        : `The session folder ${dir} is in use by ${refusal.holder ? `process ${refusal.holder.pid} on ${refusal.holder.host}` : "another process"}. ${fix}`,
     );
     this.name = "StoreDirLockedError";
   }
@@ -23,5 +28,14 @@ export class StoreDirLockedError extends Error {
  */
 export function lockStoreDir(dir: string): void {
   mkdirSync(dir, { recursive: true });
-  lockFolder(dir, { fileName: "server.lock", sameProcess: "reuse", refuse: (d, holder) => new StoreDirLockedError(d, holder) });
+  lockFolder(dir, { fileName: LOCK_FILE_NAME, sameProcess: "reuse", refuse: (d, refusal) => new StoreDirLockedError(d, refusal) });
+}
+
+/**
+ * Before a write to the session folder: throws FolderLockLostError when this process took the folder's lock and its
+ * lock file has since been removed or replaced (another server may be writing there now). A process that never
+ * took it (a test, bench/load) is not checked.
+ */
+export function assertStoreDirStillLocked(dir: string): void {
+  heldFolderLock(dir, LOCK_FILE_NAME)?.assertHeld();
 }

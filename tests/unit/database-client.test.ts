@@ -1,11 +1,11 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { getDatabase, openDatabase } from "@/lib/db/client";
-import { acquireDataDirLock, DataDirLockedError, LOCK_FILE_NAME, STALE_LOCK_MS } from "@/lib/db/data-dir-lock";
+import { DataDirLockedError } from "@/lib/db/data-dir-lock";
 import { documentRecordsFor } from "@/lib/documents/document-records";
 import { startPostgresServer, type RunningPostgres } from "../../scripts/lib/postgres-server";
 
@@ -69,23 +69,8 @@ describe("the embedded database's folder", () => {
     }
     // Closed: another process may take it now.
     expect((await lockInAnotherProcess(dir)).stdout).toContain("locked");
-  });
-
-  it("takes over a lock left by a process that is gone, and only then", () => {
-    const dir = tempDir();
-    const lockFile = join(dir, LOCK_FILE_NAME);
-    // A pid that no longer runs on this host: taken over at once.
-    writeFileSync(lockFile, JSON.stringify({ pid: 2 ** 22 + 17, host: hostname() }));
-    acquireDataDirLock(dir).release();
-
-    // Another host's fresh lock: that process may be alive, so refused.
-    writeFileSync(lockFile, JSON.stringify({ pid: 1, host: "another-host" }));
-    expect(() => acquireDataDirLock(dir)).toThrow(DataDirLockedError);
-    // The same lock, untouched for longer than the holder's heartbeat allows: its process is gone.
-    const old = new Date(Date.now() - STALE_LOCK_MS - 5_000);
-    utimesSync(lockFile, old, old);
-    acquireDataDirLock(dir).release();
-  });
+    // Two PGlite opens and two Node start-ups: far longer than usual on a loaded machine, nothing waits on a clock.
+  }, 120_000);
 });
 
 describe("opening a PostgreSQL database", () => {
@@ -95,7 +80,10 @@ describe("opening a PostgreSQL database", () => {
     await expect(getDatabase()).rejects.toThrow(/ECONNREFUSED|connect/);
     const late = await startPostgresServer(LATE_PORT);
     servers.push(late);
-    const opened = await getDatabase();
+    // Each call after a failure tries again (and so does the background retry). On a loaded machine one attempt may
+    // still fail (one under way while PostgreSQL started, a connect slower than CONNECT_TIMEOUT_MS): a kept failure
+    // would fail every call, so calling until one opens (bounded) still shows that nothing failed is kept.
+    const opened = await vi.waitFor(() => getDatabase(), { timeout: 60_000, interval: 250 });
     expect(opened.kind).toBe("postgres");
     expect(opened.where).toBe(`127.0.0.1:${LATE_PORT}/postgres`);
     expect((await documentRecordsFor(getDatabase).listDocuments("nobody", { limit: 5 })).documents).toEqual([]);

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -333,41 +333,50 @@ describe("the file session store", () => {
 });
 
 describe("the session folder's lock", () => {
-  /** A lock file as another server process would leave it. */
-  function lockedBy(dir: string, pid: number, host = hostname(), ageMs = 0) {
+  /** Another server process holding the folder's lock (an OFD fcntl lock, as lockStoreDir takes it); resolves once held. */
+  async function heldByAnotherProcess(dir: string) {
     mkdirSync(dir, { recursive: true });
-    const path = join(dir, "server.lock");
-    writeFileSync(path, JSON.stringify({ pid, host }));
-    const at = new Date(Date.now() - ageMs);
-    utimesSync(path, at, at);
+    const script = `
+      const fs = require("node:fs");
+      const { tryLock } = require("fs-native-extensions");
+      const fd = fs.openSync(process.argv[1], fs.constants.O_RDWR | fs.constants.O_CREAT);
+      if (!tryLock(fd)) process.exit(2);
+      fs.writeSync(fd, JSON.stringify({ pid: process.pid, host: require("node:os").hostname() }), 0);
+      console.log("locked");
+      process.stdin.resume();`;
+    const child = spawn(process.execPath, ["-e", script, join(dir, "server.lock")], { stdio: ["pipe", "pipe", "inherit"] });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on("data", (chunk: Buffer) => chunk.toString().includes("locked") && resolve());
+      child.once("exit", (code) => reject(new Error(`the holder exited (${code}) before locking`)));
+    });
+    return child;
   }
 
-  it("refuses a second server process on the same folder, naming REDIS_URL", async () => {
+  it("refuses a second server process on the same folder, naming REDIS_URL, until that process is gone (even killed)", async () => {
     const dir = tempDir();
-    const other = spawn("sleep", ["30"]);
+    const other = await heldByAnotherProcess(dir);
+    const gone = new Promise((r) => other.once("exit", r));
     try {
-      lockedBy(dir, other.pid!);
       expect(() => lockStoreDir(dir)).toThrow(StoreDirLockedError);
-      expect(() => lockStoreDir(dir)).toThrow(/in use by process \d+ .*REDIS_URL/);
-      // Another host's holder that keeps its heartbeat: refused too.
-      lockedBy(dir, 1, "another-host");
-      expect(() => lockStoreDir(dir)).toThrow(StoreDirLockedError);
+      expect(() => lockStoreDir(dir)).toThrow(new RegExp(`in use by process ${other.pid} on ${hostname()}.*REDIS_URL`));
     } finally {
-      other.kill();
+      other.kill("SIGKILL");
     }
+    await gone;
+    expect(() => lockStoreDir(dir)).not.toThrow();
+    expect(JSON.parse(readFileSync(join(dir, "server.lock"), "utf8"))).toMatchObject({ pid: process.pid, host: hostname() });
   });
 
-  it("takes over the lock of a holder that died, here or on another host", async () => {
-    const gone = spawn("true");
-    await new Promise((r) => gone.once("exit", r));
-    const here = tempDir();
-    lockedBy(here, gone.pid!);
-    expect(() => lockStoreDir(here)).not.toThrow();
-    expect(JSON.parse(readFileSync(join(here, "server.lock"), "utf8"))).toMatchObject({ pid: process.pid, host: hostname() });
-    const elsewhere = tempDir();
-    lockedBy(elsewhere, 1, "another-host", 60_000);
-    expect(() => lockStoreDir(elsewhere)).not.toThrow();
-    expect(JSON.parse(readFileSync(join(elsewhere, "server.lock"), "utf8")).pid).toBe(process.pid);
+  it("stops writing sessions once the folder's lock file was removed: another server may have taken the folder", async () => {
+    const dir = tempDir();
+    lockStoreDir(dir);
+    const store = createFileSessionStore(dir);
+    await store.put(unique("id"), envelope());
+    rmSync(join(dir, "server.lock"));
+    const refused = store.put(unique("id"), envelope());
+    await expect(refused).rejects.toBeInstanceOf(SessionStoreUnavailableError);
+    await expect(refused).rejects.toThrow(/server\.lock was removed while this process held it/);
+    await expect(store.delete(unique("id"))).rejects.toBeInstanceOf(SessionStoreUnavailableError);
   });
 });
 
