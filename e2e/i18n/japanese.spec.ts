@@ -8,7 +8,8 @@ import { capture as captureBoth } from "../visual/capture";
 
 /**
  * The app for a Japanese user (the "japanese" project: locale ja-JP, so Accept-Language ja; clock in Asia/Tokyo).
- * The sandbox's own sign-in page is the service's, not ours, and stays out of the checks.
+ * The sandbox's own sign-in, consent and sign-out pages are the service's, not ours: they stay out of the word and axe
+ * checks, but they speak Japanese too (the app asks for it with ui_locales) and name the app, not its client id.
  */
 
 // Independent tests, run last (their own project): spread over the workers rather than one after another on one.
@@ -58,7 +59,7 @@ async function signInInJapanese(page: Page) {
   await page.goto("/");
   await page.getByRole("main").getByRole("button", { name: "eSign でログイン" }).click();
   await fillSandboxSignIn(page, users.alice);
-  await page.getByRole("button", { name: "Allow" }).click();
+  await page.getByRole("button", { name: "許可" }).click();
   await page.waitForURL("**/account");
 }
 
