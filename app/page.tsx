@@ -49,7 +49,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
         {features.map((feature) => (
           <li key={feature} className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
             <h2 className="font-semibold text-slate-900">{t(`${feature}Title`)}</h2>
-            <p className="break-even mt-1 text-sm text-slate-600">{t(`${feature}Body`)}</p>
+            <p className="mt-1 text-sm text-slate-600">{t(`${feature}Body`)}</p>
           </li>
         ))}
       </ul>

@@ -12,7 +12,7 @@ export function TokenPanel({ tokenInfo }: { tokenInfo: TokenInfo }) {
     <Card data-testid="token-panel" className="self-start">
       <CardHeader>
         <CardTitle>{t("title")}</CardTitle>
-        <CardDescription className="break-even">{t("description")}</CardDescription>
+        <CardDescription>{t("description")}</CardDescription>
       </CardHeader>
       <CardContent>
         <dl className="flex flex-col gap-3 text-sm">
