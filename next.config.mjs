@@ -36,7 +36,8 @@ const nextConfig = {
   output: "standalone",
   poweredByHeader: false,
   // `npm test` runs `tsc --noEmit` over the same files before it builds, and sets this to skip Next's second pass
-  // (~30 s here). Every other build (demo, deploy, `npm run build`) type-checks as usual.
+  // (~30 s here); so does `npm run demo`, which runs the app rather than checks it. Every other build (deploy,
+  // `npm run build`) type-checks as usual.
   typescript: { ignoreBuildErrors: process.env.SKIP_BUILD_TYPECHECK === "1" },
   // Loaded from node_modules once per process rather than bundled into each route: one copy of the metrics and
   // tracing libraries (their state lives on globalThis too, see lib/metrics/registry.ts), and the standalone

@@ -3,6 +3,7 @@ import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { signOut } from "@/auth";
 import { endSessionUrl } from "@/lib/auth/end-session";
+import { SIGNED_OUT_HOME } from "@/lib/auth/signed-out";
 import { servesHttps } from "@/lib/app-origin";
 import { readPageSession } from "@/lib/auth/page-access-token";
 import { FRESH_LOGIN_COOKIE, markerCookieOptions } from "@/lib/auth/sign-in-markers";
@@ -23,7 +24,7 @@ export async function signInWithAnotherAccount() {
 /**
  * Signs out of the app: ends the server-side session (its refresh token revoked where the service allows), then
  * the service's session too where it offers RP-initiated logout. Either way the next sign-in in this browser
- * asks the service for a fresh login.
+ * asks the service for a fresh login, and the start page says "You're signed out".
  */
 export async function signOutOfApp() {
   const state = await readPageSession();
@@ -32,5 +33,5 @@ export async function signOutOfApp() {
   if (session) await endSessions([session], "signed out");
   await signOut({ redirect: false });
   (await cookies()).set(FRESH_LOGIN_COOKIE, "1", markerCookieOptions(FRESH_LOGIN_COOKIE, servesHttps({ headers: await headers() })));
-  redirect(endSession ?? "/");
+  redirect(endSession ?? SIGNED_OUT_HOME);
 }

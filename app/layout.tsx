@@ -5,15 +5,12 @@ import "./globals.css";
 import { SiteHeader } from "@/components/site-header";
 import { SessionExpiredNotice } from "@/components/session-expired-notice";
 import { BrandSupportProvider } from "@/components/brand-support-context";
-import { brandStyle } from "@/lib/brand/brand";
+import { BRAND_ICON_FALLBACK, brandStyle } from "@/lib/brand/brand";
 import { getConfig } from "@/lib/env";
 import { NextIntlClientProvider } from "next-intl";
 import { getLocale, getTimeZone, getTranslations } from "next-intl/server";
 import { clientMessages, ROOT_CLIENT_NAMESPACES } from "@/lib/i18n/client-messages";
 import { TimeZoneCookie } from "@/components/time-zone-cookie";
-
-/** Today's mark, as the favicon when the deployer sets no logo. */
-const DEFAULT_ICON = "/brand/mark.svg";
 
 /**
  * The brand is read at request time, never at build time: a built app is branded by the environment it starts in
@@ -30,7 +27,8 @@ export async function generateMetadata(): Promise<Metadata> {
   return {
     title: { default: brand.name, template: `%s · ${brand.name}` },
     description: t("description"),
-    icons: { icon: brand.logo?.src ?? DEFAULT_ICON },
+    // The same icon /favicon.ico sends browsers to (app/favicon.ico/route.ts).
+    icons: { icon: brand.logo?.src ?? BRAND_ICON_FALLBACK },
   };
 }
 

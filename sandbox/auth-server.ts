@@ -12,6 +12,7 @@ import { handleTokenRequest } from "./token-endpoint";
 import { logRequest, sendError } from "./http-utils";
 import { renderErrorPage } from "./views/error";
 import { renderSignedOut, renderSignOutConfirm } from "./views/sign-out";
+import { choosePageLanguage } from "./views/language";
 import { createOidcStore, type OidcStore } from "./oidc-store";
 import { ProviderSlot } from "./provider-slot";
 import { handleJwksRequest } from "./jwks-endpoint";
@@ -21,7 +22,15 @@ import type { SigningKeys } from "./signing-keys";
 import type { RevocationEndpoint, Revocations } from "./revocations";
 import { customizeJwtAccessToken, resourceIndicatorsFeature } from "./jwt-access-tokens";
 
-type LogoutContext = { type: string; body: string; oidc: { session?: { accountId?: string }; client?: { clientId: string } } };
+type PageContext = { type: string; body: string; headers: Record<string, string | string[] | undefined> };
+type LogoutContext = PageContext & {
+  oidc: { session?: { accountId?: string }; client?: { clientId: string; clientName?: string }; params?: { ui_locales?: unknown } };
+};
+
+/** The language of a page the library asks for: the request's ui_locales, then the browser's (views/language.ts). */
+function languageOf(ctx: PageContext & { oidc?: { params?: { ui_locales?: unknown } } }) {
+  return choosePageLanguage(ctx.oidc?.params?.ui_locales, ctx.headers["accept-language"]);
+}
 
 async function findAccount(_ctx: unknown, id: string) {
   const user = findUserById(id);
@@ -74,21 +83,22 @@ export function createProvider(deps: ProviderDeps): Provider {
           const accountId = ctx.oidc.session?.accountId;
           ctx.type = "html";
           ctx.body = renderSignOutConfirm({
+            language: languageOf(ctx),
             form,
             userName: accountId ? findUserById(accountId)?.name : undefined,
-            clientId: ctx.oidc.client?.clientId,
+            clientName: ctx.oidc.client?.clientName,
           });
         },
         postLogoutSuccessSource: async (ctx: LogoutContext) => {
           ctx.type = "html";
-          ctx.body = renderSignedOut();
+          ctx.body = renderSignedOut(languageOf(ctx));
         },
       },
     },
     // Errors that cannot go back to the client (bad redirect_uri, unknown client) are shown to the user.
-    renderError: async (ctx: { type: string; body: string }, out: { error: string; error_description?: string }) => {
+    renderError: async (ctx: PageContext & { oidc?: { params?: { ui_locales?: unknown } } }, out: { error: string; error_description?: string }) => {
       ctx.type = "html";
-      ctx.body = renderErrorPage(out.error_description ?? "The request could not be processed.", out.error);
+      ctx.body = renderErrorPage(languageOf(ctx), "requestFailed", { code: out.error, detail: out.error_description });
     },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     routes: {

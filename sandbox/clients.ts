@@ -12,7 +12,8 @@ export interface RegisteredClient {
 
 /**
  * The two clients of the spec: the registered partner app (confidential by default, refresh tokens) and the
- * shared development client (public, PKCE required, no refresh tokens).
+ * shared development client (public, PKCE required, no refresh tokens). Both are registered under the app's
+ * display name (`client_name`), which the sign-in, consent and sign-out pages show instead of the id.
  */
 export function buildClients(config: SandboxConfig, backchannelLogoutUri = config.backchannelLogoutUri): RegisteredClient[] {
   const partnerScope = ["openid", "profile", "email", "service.app", "service.api", "offline_access"];
@@ -27,6 +28,7 @@ export function buildClients(config: SandboxConfig, backchannelLogoutUri = confi
       scope: partnerScope,
       metadata: {
         client_id: config.partnerClientId,
+        client_name: config.clientName,
         ...(config.partnerAuthMethod === "none" ? {} : { client_secret: config.partnerClientSecret }),
         token_endpoint_auth_method: config.partnerAuthMethod,
         redirect_uris: config.redirectUris,
@@ -46,6 +48,7 @@ export function buildClients(config: SandboxConfig, backchannelLogoutUri = confi
       scope: devScope,
       metadata: {
         client_id: config.devClientId,
+        client_name: config.clientName,
         token_endpoint_auth_method: "none",
         redirect_uris: config.redirectUris,
         post_logout_redirect_uris: postLogoutRedirectUris,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { responseStyles, type ResponseStyle } from "./response-style";
+import { DEFAULT_BRAND_NAME } from "../lib/brand/brand";
 import { identityStyles, MAX_ACCESS_TOKEN_BYTES, MIN_ACCESS_TOKEN_BYTES, type IdentityStyle } from "./identity-style";
 
 export const authMethods = ["client_secret_post", "client_secret_basic", "none"] as const;
@@ -23,6 +24,8 @@ export interface SandboxConfig {
   partnerClientSecret: string;
   partnerAuthMethod: AuthMethod;
   devClientId: string;
+  /** Both clients' display name (`client_name`) on the sign-in, consent and sign-out pages: the app's brand name. */
+  clientName: string;
   /** How the API words its answers (see response-style.ts); switchable at runtime via the admin routes. */
   responseStyle: ResponseStyle;
   /** How tokens look (see identity-style.ts); switchable at runtime via the admin routes. */
@@ -69,6 +72,7 @@ const envSchema = {
   SANDBOX_PARTNER_CLIENT_SECRET: ["partnerClientSecret", name],
   SANDBOX_PARTNER_AUTH_METHOD: ["partnerAuthMethod", z.enum(authMethods, { error: `must be one of ${authMethods.join(", ")}` })],
   SANDBOX_DEV_CLIENT_ID: ["devClientId", name],
+  SANDBOX_CLIENT_NAME: ["clientName", name],
   SANDBOX_RESPONSE_STYLE: ["responseStyle", z.enum(responseStyles, { error: `must be one of ${responseStyles.join(", ")}` })],
   SANDBOX_IDENTITY_STYLE: ["identityStyle", z.enum(identityStyles, { error: `must be one of ${identityStyles.join(", ")}` })],
   SANDBOX_ACCESS_TOKEN_BYTES: ["accessTokenBytes", tokenBytes],
@@ -89,6 +93,8 @@ export function parseEnv(env: Record<string, string | undefined>): Partial<Sandb
     if (result.success) overrides[field] = result.data;
     else problems.push(`${key}=${JSON.stringify(raw)}: ${result.error.issues[0]?.message ?? "invalid value"}`);
   }
+  // The app and the sandbox started together (demo, e2e) share an environment: the app's brand name is its name here too.
+  if (overrides.clientName === undefined && env.BRAND_NAME?.trim()) overrides.clientName = env.BRAND_NAME.trim();
   if (problems.length > 0) throw new ConfigError(`Invalid sandbox configuration:\n  ${problems.join("\n  ")}`);
   return overrides as Partial<SandboxConfig>;
 }
@@ -115,6 +121,7 @@ export function resolveConfig(overrides: Partial<SandboxConfig> = {}): SandboxCo
     partnerClientSecret: overrides.partnerClientSecret ?? "partner-app-secret",
     partnerAuthMethod: overrides.partnerAuthMethod ?? "client_secret_post",
     devClientId: overrides.devClientId ?? "dev-client",
+    clientName: overrides.clientName ?? DEFAULT_BRAND_NAME,
     responseStyle: overrides.responseStyle ?? "standard",
     identityStyle: overrides.identityStyle ?? "standard",
     accessTokenBytes: overrides.accessTokenBytes ?? null,

@@ -5,6 +5,8 @@ import { readBody, BodyTooLargeError } from "./http-utils";
 import { renderSignIn } from "./views/sign-in";
 import { renderConsent } from "./views/consent";
 import { renderErrorPage } from "./views/error";
+import { choosePageLanguage, type PageLanguage } from "./views/language";
+import { pageTexts } from "./views/texts";
 
 const FORM_LIMIT = 16 * 1024;
 
@@ -32,6 +34,12 @@ function signedInName(details: Awaited<ReturnType<Provider["interactionDetails"]
   return details.session ? findUserById(details.session.accountId)?.name : undefined;
 }
 
+/** What the pages call the client: its registered display name (`client_name`), never its id. */
+async function clientNameOf(provider: Provider, clientId: unknown, language: PageLanguage): Promise<string> {
+  const client = typeof clientId === "string" ? await provider.Client.find(clientId) : undefined;
+  return client?.clientName ?? pageTexts[language].theApplication;
+}
+
 /** Scopes named on the consent page: those requested, in the order asked. */
 function requestedScopes(scope: string | undefined): string[] {
   return [...new Set((scope ?? "").split(" ").filter(Boolean))];
@@ -45,23 +53,27 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
   const match = /^\/interaction\/([\w-]+)(?:\/(login|confirm|abort))?$/.exec((req.url ?? "").split("?")[0] ?? "");
   if (!match) return false;
   const action = match[2];
+  // Before the interaction is known (or when it is not), the browser's language is all there is.
+  let language = choosePageLanguage(undefined, req.headers["accept-language"]);
   if ((action === undefined) !== (req.method === "GET")) {
-    sendHtml(res, 405, "<!doctype html><title>Method not allowed</title><p>Method not allowed.</p>");
+    sendHtml(res, 405, renderErrorPage(language, "methodNotAllowed"));
     return true;
   }
   try {
     const details = await provider.interactionDetails(req, res);
-    const clientId = details.params.client_id ?? "";
+    language = choosePageLanguage(details.params.ui_locales, req.headers["accept-language"]);
+    const clientName = await clientNameOf(provider, details.params.client_id, language);
     const redirectUri = details.params.redirect_uri;
     if (action === undefined) {
       if (details.prompt.name === "login") {
-        sendHtml(res, 200, renderSignIn({ uid: details.uid, clientId, signedInAs: signedInName(details) }), redirectUri);
+        sendHtml(res, 200, renderSignIn({ language, uid: details.uid, clientName, signedInAs: signedInName(details) }), redirectUri);
       } else {
         const user = details.session ? findUserById(details.session.accountId) : undefined;
         sendHtml(res, 200, renderConsent({
+          language,
           uid: details.uid,
-          clientId,
-          userName: user?.name ?? "unknown user",
+          clientName,
+          userName: user?.name,
           scopes: requestedScopes(details.params.scope),
         }), redirectUri);
       }
@@ -73,7 +85,7 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
         sendHtml(
           res,
           401,
-          renderSignIn({ uid: details.uid, clientId, email, error: "Wrong email or password. Please try again.", signedInAs: signedInName(details) }),
+          renderSignIn({ language, uid: details.uid, clientName, email, wrongCredentials: true, signedInAs: signedInName(details) }),
           redirectUri,
         );
       } else {
@@ -92,11 +104,7 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
   } catch (error) {
     // An expired or unknown interaction (old tab, cleared cookie) is the usual cause; say so instead of a 500.
     const tooLarge = error instanceof BodyTooLargeError;
-    sendHtml(
-      res,
-      tooLarge ? 413 : 400,
-      renderErrorPage(tooLarge ? "The form was too large." : "This sign-in link has expired. Please start again from the application."),
-    );
+    sendHtml(res, tooLarge ? 413 : 400, renderErrorPage(language, tooLarge ? "tooLarge" : "expired"));
   }
   return true;
 }

@@ -15,6 +15,8 @@ test.describe("sign-in with the service", () => {
     await page.getByRole("button", { name: "Yes, sign me out" }).click();
     await page.waitForURL((url) => url.pathname === "/");
     await expect(page.getByRole("main").getByRole("button", { name: "Sign in with eSign" })).toBeVisible();
+    // The start page says why it is there, politely (role=status), and only to someone signed out.
+    await expect(page.getByRole("status").filter({ hasText: "You're signed out." })).toBeVisible();
     const res = await page.request.get("/api/account");
     expect(res.status()).toBe(401);
     expect((await res.json()).error.code).toBe("UNAUTHENTICATED");

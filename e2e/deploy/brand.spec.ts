@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
@@ -50,6 +51,11 @@ test.describe("a second brand, from env alone", () => {
     await expectBranded(page, "landing");
     // The favicon is the logo.
     await expect(page.locator('link[rel="icon"]')).toHaveAttribute("href", /\/brand\/acme\.svg/);
+    // And so is /favicon.ico, which browsers and tools ask for whatever the page says.
+    const favicon = await page.request.get("/favicon.ico");
+    expect(favicon.status()).toBe(200);
+    expect(favicon.headers()["content-type"]).toMatch(/^image\/svg\+xml/);
+    expect(await favicon.text()).toBe(await readFile("public/brand/acme.svg", "utf8"));
     const signInButton = page.getByRole("main").getByRole("button", { name: "Sign in with eSign" });
     expect(await signInButton.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgb(15, 118, 110)");
 

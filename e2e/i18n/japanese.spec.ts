@@ -8,7 +8,8 @@ import { capture as captureBoth } from "../visual/capture";
 
 /**
  * The app for a Japanese user (the "japanese" project: locale ja-JP, so Accept-Language ja; clock in Asia/Tokyo).
- * The sandbox's own sign-in page is the service's, not ours, and stays out of the checks.
+ * The sandbox's own sign-in, consent and sign-out pages are the service's, not ours: they stay out of the word and axe
+ * checks, but they speak Japanese too (the app asks for it with ui_locales) and name the app, not its client id.
  */
 
 // Independent tests, run last (their own project): spread over the workers rather than one after another on one.
@@ -59,9 +60,35 @@ async function signInInJapanese(page: Page) {
   await page.goto("/");
   await page.getByRole("main").getByRole("button", { name: "eSign でログイン" }).click();
   await fillSandboxSignIn(page, users.alice);
-  await page.getByRole("button", { name: "Allow" }).click();
+  await page.getByRole("button", { name: "許可" }).click();
   await page.waitForURL("**/account");
 }
+
+test("the service's sign-in, consent and sign-out pages speak Japanese and name the app; back in the app it says you are signed out", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("main").getByRole("button", { name: "eSign でログイン" }).click();
+  await expect(page.locator("html")).toHaveAttribute("lang", "ja");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("ログイン");
+  await expect(page.getByRole("main")).toContainText("eSign Partner を利用するにはログインしてください");
+  await expect(page.getByRole("main")).not.toContainText("partner-app");
+  await expect(page.getByLabel("メールアドレス")).toBeFocused();
+  await captureBoth(page, "ja-sandbox-sign-in");
+  await fillSandboxSignIn(page, users.alice);
+
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("アクセスを許可しますか？");
+  await expect(page.getByRole("main")).toContainText("Alice Example としてログインしています。eSign Partner が次の許可を求めています。");
+  await expect(page.getByRole("main")).toContainText("メールアドレスの参照");
+  await page.getByRole("button", { name: "許可" }).click();
+  await page.waitForURL("**/account");
+
+  await page.getByRole("banner").getByRole("button", { name: "ログアウト", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("電子署名サービスからもログアウトしますか？");
+  await expect(page.getByRole("main")).toContainText("eSign Partner からはログアウトしました。");
+  await page.getByRole("button", { name: "はい、ログアウトする" }).click();
+  await page.waitForURL((url) => url.pathname === "/");
+  await expect(page.getByRole("status").filter({ hasText: "ログアウトしました。" })).toBeVisible();
+  await expectJapanese(page, "landing after signing out");
+});
 
 test("a Japanese user: sign-in, account, session list and an outage in Japanese, Tokyo time, no hydration mismatch, axe clean", async ({ page, admin }) => {
   const consoleProblems: string[] = [];

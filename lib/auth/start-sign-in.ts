@@ -1,6 +1,7 @@
 import "server-only";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
+import { getLocale } from "next-intl/server";
 import { signIn } from "@/auth";
 import { isAuthServerReachable } from "@/lib/auth/auth-server-status";
 import { FRESH_LOGIN_COOKIE } from "@/lib/auth/sign-in-markers";
@@ -8,7 +9,8 @@ import { FRESH_LOGIN_COOKIE } from "@/lib/auth/sign-in-markers";
 /**
  * Sends the browser to the service's sign-in, returning to `redirectTo` (a same-origin path).
  * Asks for a fresh login (`prompt=login`) when the person chose another account, or signed out on
- * purpose and has not signed in since. `onStarted` sees the service's authorization URL (with the new
+ * purpose and has not signed in since. The service's pages are asked for the app's language (`ui_locales`).
+ * `onStarted` sees the service's authorization URL (with the new
  * flow's `state`) before the browser is sent there.
  */
 export async function startSignIn(
@@ -17,9 +19,10 @@ export async function startSignIn(
 ): Promise<never> {
   if (!(await isAuthServerReachable())) redirect("/auth/error?error=ServiceUnavailable");
   const freshLogin = options.anotherAccount || (await cookies()).has(FRESH_LOGIN_COOKIE);
+  const params = { ui_locales: await getLocale(), ...(freshLogin ? { prompt: "login" } : {}) };
   // Not redirecting inside signIn, so that the caller can see where the browser goes; its check
   // cookies are set all the same.
-  const url: unknown = await signIn("esign", { redirectTo, redirect: false }, freshLogin ? { prompt: "login" } : undefined);
+  const url: unknown = await signIn("esign", { redirectTo, redirect: false }, params);
   if (typeof url !== "string") throw new Error("signIn returned no authorization URL");
   await options.onStarted?.(new URL(url));
   redirect(url);

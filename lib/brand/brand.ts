@@ -21,6 +21,8 @@ export type Brand = {
 };
 
 export const DEFAULT_BRAND_NAME = "eSign Partner";
+/** Today's mark (public/brand/mark.svg): the icon of a brand without a logo. */
+export const BRAND_ICON_FALLBACK = "/brand/mark.svg";
 const DEFAULT_MARK = "eS";
 
 /** WCAG 2.1 AA for normal-size text. */

@@ -16,6 +16,8 @@ declare module "oidc-provider" {
 
   export interface Client {
     clientId: string;
+    /** `client_name`: the display name shown on the sign-in, consent and sign-out pages. */
+    clientName?: string;
     backchannelLogoutUri?: string;
     backchannelLogout(accountId: string, sid: string): Promise<void>;
   }

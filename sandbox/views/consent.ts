@@ -1,35 +1,33 @@
 import { escapeHtml, renderPage } from "./layout";
-
-const scopeDescriptions: Record<string, string> = {
-  openid: "Confirm your identity",
-  profile: "See your name",
-  email: "See your email address",
-  "service.api": "Create documents and read your account on your behalf",
-  "service.app": "Use the e-signature features of the application",
-  offline_access: "Stay connected when you are not using the application",
-};
+import type { PageLanguage } from "./language";
+import { pageTexts } from "./texts";
 
 export interface ConsentView {
+  language: PageLanguage;
   uid: string;
-  clientId: string;
-  userName: string;
+  /** The client's display name (`client_name`), never its id. */
+  clientName: string;
+  /** Undefined when the session's account is no longer known. */
+  userName: string | undefined;
   scopes: string[];
 }
 
-export function renderConsent({ uid, clientId, userName, scopes }: ConsentView): string {
+export function renderConsent({ language, uid, clientName, userName, scopes }: ConsentView): string {
+  const t = pageTexts[language].consent;
   const items = scopes
-    .map((scope) => `<li>${escapeHtml(scopeDescriptions[scope] ?? scope)} <code>${escapeHtml(scope)}</code></li>`)
+    .map((scope) => `<li>${escapeHtml(t.scopes[scope] ?? scope)} <code>${escapeHtml(scope)}</code></li>`)
     .join("\n");
   return renderPage(
-    "Allow access",
-    `<h1>Allow access?</h1>
-<p>Signed in as <strong>${escapeHtml(userName)}</strong>. <strong>${escapeHtml(clientId)}</strong> asks to:</p>
+    language,
+    t.title,
+    `<h1>${t.heading}</h1>
+<p>${t.asks(escapeHtml(userName ?? t.unknownUser), escapeHtml(clientName))}</p>
 <ul>
 ${items}
 </ul>
 <div class="actions">
-<form method="post" action="/interaction/${escapeHtml(uid)}/abort"><button type="submit" class="secondary">Deny</button></form>
-<form method="post" action="/interaction/${escapeHtml(uid)}/confirm"><button type="submit" class="primary" autofocus>Allow</button></form>
+<form method="post" action="/interaction/${escapeHtml(uid)}/abort"><button type="submit" class="secondary">${t.deny}</button></form>
+<form method="post" action="/interaction/${escapeHtml(uid)}/confirm"><button type="submit" class="primary" autofocus>${t.allow}</button></form>
 </div>`,
   );
 }

@@ -1,3 +1,6 @@
+import type { PageLanguage } from "./language";
+import { pageTexts } from "./texts";
+
 const escapes: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
 /** Every interpolated value goes through this; the pages echo user input (the email field). */
@@ -24,18 +27,20 @@ ul{padding-left:1.25rem}code{font-size:.9em}
 .badge{display:inline-block;font-size:.75rem;font-weight:600;background:#fff4d6;color:#6b4e00;border-radius:4px;padding:.1rem .4rem}
 `;
 
-export function renderPage(title: string, body: string): string {
+/** A whole page in `language`: its title, the sandbox badge and `body` (HTML, values escaped by the caller). */
+export function renderPage(language: PageLanguage, title: string, body: string): string {
+  const texts = pageTexts[language];
   return `<!doctype html>
-<html lang="en">
+<html lang="${language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · e-signature sandbox</title>
+<title>${escapeHtml(title)} · ${texts.siteName}</title>
 <style>${styles}</style>
 </head>
 <body>
 <main>
-<span class="badge">Sandbox</span>
+<span class="badge">${texts.badge}</span>
 ${body}
 </main>
 </body>

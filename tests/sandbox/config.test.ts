@@ -19,6 +19,7 @@ describe("sandbox configuration", () => {
       partnerClientSecret: "partner-app-secret",
       partnerAuthMethod: "client_secret_post",
       devClientId: "dev-client",
+      clientName: "eSign Partner",
       responseStyle: "standard",
       identityStyle: "standard",
       accessTokenBytes: null,
@@ -26,6 +27,12 @@ describe("sandbox configuration", () => {
       revocationEndpoint: true,
       logRequests: false,
     });
+  });
+
+  it("names both clients after the app's brand: SANDBOX_CLIENT_NAME, else BRAND_NAME, else the app's default", () => {
+    expect(resolveConfig(parseEnv({ BRAND_NAME: " Acme Legal " })).clientName).toBe("Acme Legal");
+    expect(resolveConfig(parseEnv({ BRAND_NAME: "Acme Legal", SANDBOX_CLIENT_NAME: "Acme (sandbox)" })).clientName).toBe("Acme (sandbox)");
+    expect(resolveConfig(parseEnv({ BRAND_NAME: "  " })).clientName).toBe("eSign Partner");
   });
 
   it("derives public URLs from the ports unless they are given", () => {
