@@ -121,7 +121,8 @@ test.describe("behind nginx with TLS, on a public https origin", () => {
     // The sandbox publishes an end_session_endpoint: the service asks whether to end its session too, then
     // sends the browser back to the public origin (the registered post-logout redirect URI).
     await page.getByRole("button", { name: "Yes, sign me out" }).click();
-    await page.waitForURL(`${deployUrls.publicTls}/`);
+    await page.waitForURL(`${deployUrls.publicTls}/?state=signed-out`);
+    await expect(page.getByTestId("signed-out")).toBeVisible();
     expect((await fetchInPage(page, "/api/account")).status).toBe(401);
 
     // Only the public origin, the service's sign-in page and storage: never an instance's own address,

@@ -149,12 +149,13 @@ test("two instances migrate one PostgreSQL together and share the record; frozen
     postgres.thaw();
   }
 
-  // PostgreSQL carries on: a page load delivers what the outbox kept, and the record is complete on the other instance.
-  await page.goto(`${b.url}/documents`);
+  // PostgreSQL carries on: a page load on the origin that kept the reports (the outbox is per origin, in IndexedDB)
+  // delivers them, and the record is complete on the other instance.
+  await page.goto(`${a.url}/documents`);
   await expect
     .poll(() => eventCounts(frozenId), { timeout: 30_000, message: "the frozen upload's events, delivered once" })
     .toEqual({ created: 1, upload_started: 1, uploaded: 1 });
-  await page.reload();
+  await page.goto(`${b.url}/documents`);
   await expect(page.getByTestId("document-row").filter({ hasText: frozenFile.name }).locator("[data-status]")).toHaveAttribute("data-status", "uploaded");
   const documents = await db.query<{ status: string; md5: string | null; size: string | null }>("select status, md5, size from documents where item_id = $1", [frozenId]);
   expect(documents.rows).toEqual([{ status: "uploaded", md5: frozenFile.md5Hex, size: String(frozenFile.size) }]);

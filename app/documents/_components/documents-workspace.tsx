@@ -56,10 +56,20 @@ export function DocumentsWorkspace({ allowedOrigins, doctypeSuggestions, userKey
   useEffect(() => {
     const before = listedAtSubmit.current;
     const added = before ? items.find((item) => !before.has(item.id)) : undefined;
-    if (!added) return;
-    listedAtSubmit.current = null;
-    const row = listRef.current?.querySelector<HTMLElement>(`[data-upload-id="${CSS.escape(added.id)}"]`);
-    if (row) revealUpload(row);
+    const list = listRef.current;
+    if (!added || !list) return;
+    const reveal = () => {
+      const row = list.querySelector<HTMLElement>(`[data-upload-id="${CSS.escape(added.id)}"]`);
+      if (!row) return false;
+      listedAtSubmit.current = null;
+      revealUpload(row);
+      return true;
+    };
+    if (reveal()) return;
+    // The rows' code loads with the first upload (lazy-upload-parts.tsx): the row appears a moment after the item.
+    const observer = new MutationObserver(() => reveal() && observer.disconnect());
+    observer.observe(list, { childList: true, subtree: true });
+    return () => observer.disconnect();
   }, [items]);
 
   useEffect(() => {
