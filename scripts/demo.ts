@@ -44,7 +44,7 @@ async function ensureBuild(): Promise<void> {
     log(`reusing the build of ${stamp.builtAt}: nothing changed since (checked in ${since(checking)})`);
     return;
   }
-  log(`${stamp ? "the sources changed since the last build" : "no build yet"}: building the app, about 2–4 minutes on 2 cores (longer on a busy machine)…`);
+  log(`${stamp ? "the sources changed since the last build" : "no build yet"}: building the app, under a minute on a quiet 2-core machine, a few minutes on a busy one…`);
   const started = performance.now();
   let lastOutput = started;
   const build = spawn("npm", ["run", "build"], { env: { ...process.env, SKIP_BUILD_TYPECHECK: "1" }, stdio: ["ignore", "pipe", "pipe"] });
