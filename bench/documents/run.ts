@@ -264,8 +264,9 @@ try {
       const pid = app.child.pid!;
       const rssAfterStart = procStatusMiB(pid, "VmRSS");
       const first = (await (await fetch(`http://127.0.0.1:${APP_PORT}/api/documents?limit=50`, { headers: { cookie: cookie! } })).json()) as { nextCursor: string };
-      // The cursor of the row 5,000 deep: the user's rows are g = 1..10,000, newest first.
-      const deepCursor = Buffer.from(JSON.stringify([new Date(Date.UTC(2026, 0, 1) + 5_000 * 1000).toISOString(), "~"])).toString("base64url");
+      // The cursor of the row 5,000 deep: the user's rows are g = 1..10,000, newest first. The largest GUID sorts after
+      // every item id of that second, as the app's own cursor of that row would (the list refuses a non-GUID id).
+      const deepCursor = Buffer.from(JSON.stringify([new Date(Date.UTC(2026, 0, 1) + 5_000 * 1000).toISOString(), "ffffffff-ffff-ffff-ffff-ffffffffffff"])).toString("base64url");
       if (!first.nextCursor) throw new Error("the seeded user's list has no second page");
       const itemId = "1f0e3dad-9990-8c03-0e3b-f5fa4d1e40a9";
       await fetch(`http://127.0.0.1:${APP_PORT}/api/documents/${itemId}/events`, {
