@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { NextRequest } from "next/server";
+import { signedInCookie } from "../support/signed-in-cookie";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startPostgresServer, type RunningPostgres } from "../../scripts/lib/postgres-server";
@@ -30,13 +31,6 @@ const { probeDependenciesIfStale, PROBE_INTERVAL_MS } = await import("@/lib/heal
 const health = await import("@/app/api/health/route");
 const listRoute = await import("@/app/api/documents/route");
 
-async function signedInCookie(subject: string): Promise<string> {
-  const { createSession } = await import("@/lib/session/sessions");
-  const { encodeSessionToken, sessionCookieName } = await import("@/lib/auth/session-cookie");
-  const handle = await createSession({ subject, accessToken: `at-${subject}`, accessTokenExpiresAt: Math.floor(Date.now() / 1000) + 3600, device: { browser: "Chrome 131", os: "macOS 10.15" } });
-  const req = new NextRequest(`${ORIGIN}/`);
-  return `${sessionCookieName(req)}=${await encodeSessionToken(req, { sub: subject, sessionHandle: handle })}`;
-}
 
 /** The database's entry in readiness after a fresh probe round (the clock moved past the interval, Date only). */
 async function databaseReadiness() {
@@ -80,7 +74,7 @@ describe("a migration lock held by another instance", () => {
     expect(waiting.status).toBe("ready");
     expect(waiting.database).toMatchObject({ state: "fail", detail: expect.stringMatching(/^schema not ready: (waiting for another instance's migration|another instance held the migration lock)/) });
 
-    const cookie = await signedInCookie("migration-wait-user");
+    const cookie = await signedInCookie("migration-wait-user", ORIGIN);
     const list = () => listRoute.GET(new NextRequest(`${ORIGIN}/api/documents`, { headers: { cookie } }), {});
     const refused = await list();
     expect(refused.status).toBe(503);

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { NextRequest } from "next/server";
+import { signedInCookie } from "../support/signed-in-cookie";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 // The document-record routes over a real embedded session store and a real embedded database (PGlite).
@@ -19,13 +20,6 @@ let closeDatabase: () => Promise<void>;
 let alice: string;
 let bob: string;
 
-async function signedInCookie(subject: string): Promise<string> {
-  const { createSession } = await import("@/lib/session/sessions");
-  const { encodeSessionToken, sessionCookieName } = await import("@/lib/auth/session-cookie");
-  const handle = await createSession({ subject, accessToken: `at-${subject}`, accessTokenExpiresAt: Math.floor(Date.now() / 1000) + 3600, device: { browser: "Chrome 131", os: "macOS 10.15" } });
-  const req = new NextRequest(`${ORIGIN}/`);
-  return `${sessionCookieName(req)}=${await encodeSessionToken(req, { sub: subject, sessionHandle: handle })}`;
-}
 
 function request(path: string, options: { method?: string; cookie?: string; body?: unknown; origin?: string } = {}): NextRequest {
   return new NextRequest(`${ORIGIN}${path}`, {
@@ -77,8 +71,8 @@ beforeAll(async () => {
   closeDatabase = db.closeDatabase;
   // Opened here, as a server does before its first request: PGlite's first open can outlast a test's timeout.
   await db.getDatabase();
-  alice = await signedInCookie(`alice-${randomUUID()}`);
-  bob = await signedInCookie(`bob-${randomUUID()}`);
+  alice = await signedInCookie(`alice-${randomUUID()}`, ORIGIN);
+  bob = await signedInCookie(`bob-${randomUUID()}`, ORIGIN);
 });
 
 afterAll(async () => {
@@ -294,7 +288,7 @@ describe("the document-record routes", () => {
   });
 
   it("list the user's documents a page at a time, newest first, filtered, never another user's", async () => {
-    const carol = await signedInCookie(`carol-${randomUUID()}`);
+    const carol = await signedInCookie(`carol-${randomUUID()}`, ORIGIN);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       const itemId = randomUUID();
@@ -338,7 +332,7 @@ describe("the document-record routes", () => {
     const { userKeyFor } = await import("@/lib/auth/user-key");
     const { getConfig } = await import("@/lib/env");
     const subject = `dave-${randomUUID()}`;
-    const dave = await signedInCookie(subject);
+    const dave = await signedInCookie(subject, ORIGIN);
     const itemId = randomUUID();
     await report(dave, itemId, [created({ name: "Dave's" })]);
     const userKey = userKeyFor(getConfig().issuer, subject);
