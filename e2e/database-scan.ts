@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -24,6 +25,9 @@ export function embeddedDatabaseDirs(appPorts: number[], runStartedMs: number): 
   return [...own, ...started];
 }
 
+/** Runs of the characters tokens and secrets are written in (base64 and base64url, a JWT's dots), 16 or more long. */
+const TOKEN_RUN = /[A-Za-z0-9_.~+/=-]{16,}/g;
+
 export type DatabaseScan = { dumps: number; folders: number; files: number; mebibytes: number };
 
 /**
@@ -37,10 +41,14 @@ export function scanDatabases(options: { logDir: string; databaseDirs: string[];
   const { logDir, secrets, patterns } = options;
   const leaks: string[] = [];
   const scan: DatabaseScan = { dumps: 0, folders: 0, files: 0, mebibytes: 0 };
+  // A secret made only of token characters lies within one run of them: searching those runs (5 MB of 350 MiB of
+  // pages) instead of the whole text took the scan from 7 s to 3 s. Any other secret is searched in the whole text.
+  const inRuns = secrets.filter((secret) => new RegExp(`^${TOKEN_RUN.source}$`).test(secret));
+  const elsewhere = secrets.filter((secret) => !inRuns.includes(secret));
   const check = (file: string, text: string) => {
-    scan.files += 1;
-    scan.mebibytes += text.length / (1024 * 1024);
-    for (const secret of secrets) if (text.includes(secret)) leaks.push(`${file} contains ${secret.slice(0, 6)}…`);
+    const runs = (text.match(TOKEN_RUN) ?? []).join("\n");
+    for (const secret of inRuns) if (runs.includes(secret)) leaks.push(`${file} contains ${secret.slice(0, 6)}…`);
+    for (const secret of elsewhere) if (text.includes(secret)) leaks.push(`${file} contains ${secret.slice(0, 6)}…`);
     for (const [what, pattern] of patterns) {
       const found = pattern.exec(text);
       if (found) leaks.push(`${file} contains ${what} (${found[0].slice(0, 12)}…)`);
@@ -49,15 +57,27 @@ export function scanDatabases(options: { logDir: string; databaseDirs: string[];
   for (const name of existsSync(logDir) ? readdirSync(logDir) : []) {
     if (!name.startsWith(POSTGRES_DUMP_PREFIX)) continue;
     scan.dumps += 1;
-    check(path.join(logDir, name), readFileSync(path.join(logDir, name), "utf8"));
+    scan.files += 1;
+    const dump = readFileSync(path.join(logDir, name), "utf8");
+    scan.mebibytes += dump.length / (1024 * 1024);
+    check(path.join(logDir, name), dump);
   }
+  // Most of every folder is the same catalog pages, byte for byte: each content is searched once. (21 folders,
+  // 803 MiB, on the 2-core machine: 14.7 s before, 7 s with this.)
+  const searched = new Set<string>();
   for (const dir of options.databaseDirs) {
     scan.folders += 1;
     for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
       if (!entry.isFile()) continue;
       const file = path.join(entry.parentPath, entry.name);
+      const bytes = readFileSync(file);
+      const digest = createHash("sha256").update(bytes).digest("hex");
+      scan.files += 1;
+      scan.mebibytes += bytes.length / (1024 * 1024);
+      if (searched.has(digest)) continue;
+      searched.add(digest);
       // latin1: one character per byte, so text stored in the pages is found as written.
-      check(file, readFileSync(file, "latin1"));
+      check(file, bytes.toString("latin1"));
     }
   }
   if (leaks.length > 0) throw new Error(`tokens or secrets in a database:\n  ${leaks.slice(0, 10).join("\n  ")}`);

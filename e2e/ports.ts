@@ -14,7 +14,7 @@ const SLOT_STRIDE = 10;
  * Workers, each with its own slot of servers. Set it with E2E_WORKERS, not Playwright's --workers: the config
  * starts one slot per worker before any test runs.
  */
-export const workerCount = Math.max(1, Number(process.env.E2E_WORKERS || 2));
+export const workerCount = Math.max(1, Number(process.env.E2E_WORKERS || 3));
 
 export type SlotPorts = ReturnType<typeof slotPorts>;
 
@@ -28,7 +28,7 @@ export function slotPorts(slot: number) {
     api: envPort("E2E_API_PORT", 4001) + offset,
     blob: envPort("E2E_BLOB_PORT", 4002) + offset,
     /** An app with a wrong client secret, started by e2e/auth/sign-in-paths.spec.ts alone. */
-    misconfiguredApp: envPort("E2E_MISCONFIGURED_APP_PORT", 4310) + offset,
+    misconfiguredApp: envPort("E2E_MISCONFIGURED_APP_PORT", 4340) + offset,
   };
 }
 

@@ -5,8 +5,18 @@ type Counts = Record<string, number>;
 
 export type RevokedKind = "refresh_token" | "access_token";
 
+type GrantType = "authorization_code" | "refresh_token";
+
+/** The latest successful grants kept in `issued` (a demo sandbox runs for days). */
+const ISSUED_KEPT = 1000;
+
 export interface StatsSnapshot {
-  grants: { authorization_code: number; refresh_token: number };
+  grants: Record<GrantType, number>;
+  /**
+   * Each successful grant with when its response was sent (epoch ms), oldest first: tests check that refreshes are
+   * a token lifetime apart, whatever the machine's load (one refresh per expiry), instead of counting them.
+   */
+  issued: { grantType: GrantType; at: number }[];
   tokenErrors: Counts;
   refreshReuse: number;
   /** Tokens revoked at /connect/revocation (RFC 7009), by type. */
@@ -29,6 +39,7 @@ export class Stats {
   private static empty(): StatsSnapshot {
     return {
       grants: { authorization_code: 0, refresh_token: 0 },
+      issued: [],
       tokenErrors: {},
       refreshReuse: 0,
       revocations: { refresh_token: 0, access_token: 0 },
@@ -47,6 +58,8 @@ export class Stats {
     if (status >= 400) bump(this.data.tokenErrors, status);
     else if (status === 200 && (grantType === "authorization_code" || grantType === "refresh_token")) {
       this.data.grants[grantType] += 1;
+      this.data.issued.push({ grantType, at: Date.now() });
+      if (this.data.issued.length > ISSUED_KEPT) this.data.issued.shift();
     }
   }
 

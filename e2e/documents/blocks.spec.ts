@@ -5,7 +5,7 @@ import type { CDPSession, Page, Request } from "@playwright/test";
 import { test, expect } from "../fixtures/test";
 import { signIn, users } from "../fixtures/users";
 import { urls } from "../ports";
-import { MiB, expectStored, recordUploadProgress, stageFile, watchStorageRequests, writeRandomFile, type GeneratedFile } from "./support";
+import { MiB, expectStored, recordUploadProgress, stageFile, watchBodiesSentToApp, watchStorageRequests, writeRandomFile, type GeneratedFile } from "./support";
 
 // Signed in once per worker: these tests need a signed-in user, nothing about the sign-in (e2e/fixtures/test.ts).
 test.use({ reuseSignIn: true });
@@ -72,9 +72,10 @@ test.describe("block upload", () => {
     await admin.reset();
   });
 
-  test("a 200 MiB file goes up in 8 MiB blocks with per-block MD5, with steady progress, and arrives intact", async ({ page, admin }, testInfo) => {
+  test("a 200 MiB file goes up in 8 MiB blocks with per-block MD5, with steady progress, and arrives intact, without its bytes touching the app", async ({ page, admin }, testInfo) => {
     test.setTimeout(180_000);
     const file = await writeRandomFile(testInfo.outputPath("big-scan.bin"), 200 * MiB);
+    const bodiesToApp = watchBodiesSentToApp(page);
     await signIn(page, users.alice);
     const watch = watchBlocks(page);
     await stageFile(page, file);
@@ -94,6 +95,7 @@ test.describe("block upload", () => {
     await expectStored((await admin.documents())[0], file);
     await expect(page.getByTestId("upload-success")).toContainText(file.md5Hex);
     expect(await savedUploads(page)).toEqual([]);
+    expect(bodiesToApp()).toEqual([]);
   });
 
   test("a block whose connection drops at about 50 % is sent again alone; bytes sent stay within the file size + 2 blocks", async ({ page, admin }, testInfo) => {

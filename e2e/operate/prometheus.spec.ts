@@ -3,6 +3,7 @@ import { startRedisServer, type RunningRedis } from "../../scripts/lib/redis-ser
 import { startAppInstance, startSandboxProcess, type SandboxUrls } from "../../scripts/lib/app-cluster";
 import type { RunningProcess } from "../../scripts/lib/child-process";
 import { startPrometheus, type RunningPrometheus } from "../../scripts/lib/prometheus-server";
+import { refreshesSince } from "../fixtures/refresh-spacing";
 import type { SandboxStats } from "../fixtures/sandbox";
 import { signIn, users } from "../fixtures/users";
 import { operatePorts as PORTS } from "./ports";
@@ -85,7 +86,7 @@ test.afterAll(async () => {
   await Promise.all([prometheus?.stop(), a?.proc.stop(), b?.proc.stop(), sandbox?.stop(), redis?.stop()]);
 });
 
-test("a session lives through three expiries over two instances: PromQL shows exactly 3 refreshes, 0 rejected, 0 × 5xx", async () => {
+test("a session lives through three expiries over two instances: PromQL counts every refresh granted (one per lifetime), 0 rejected, 0 × 5xx", async () => {
   test.setTimeout(120_000);
   await admin.reset();
   for (let expiry = 1; expiry <= 3; expiry++) {
@@ -97,17 +98,19 @@ test("a session lives through three expiries over two instances: PromQL shows ex
   await page.goto(`${b.url}/account`);
   await expect(page.getByTestId("account-record")).toContainText("alice@example.com");
   const stats = await admin.stats();
-  expect(stats.grants.refresh_token).toBe(3);
+  // A refresh per expiry, one per token lifetime (more only if these steps outlasted one on a loaded machine).
+  const refreshes = refreshesSince(stats, 0, TTL_SECONDS);
+  expect(refreshes).toBeGreaterThanOrEqual(3);
   expect(stats.refreshReuse).toBe(0);
 
   await scrapedAfter(Date.now());
-  expect(await total('esign_token_refreshes_total{outcome="refreshed"}')).toBe(3);
+  expect(await total('esign_token_refreshes_total{outcome="refreshed"}'), "the instances counted every refresh the service granted").toBe(refreshes);
   expect(await total('esign_token_refreshes_total{outcome="rejected"}')).toBe(0);
   expect(await total('esign_http_requests_total{status=~"5.."}')).toBe(0);
   // Requests that came while a refresh was under way joined it instead of calling the token endpoint themselves
   // (the others of the 60 read the session after it was fresh, and needed no new tokens).
   expect(await total('esign_token_refreshes_total{outcome=~"waited|replayed"}')).toBeGreaterThanOrEqual(1);
-  expect(await total('esign_service_request_duration_seconds_count{operation="refresh",outcome="ok"}')).toBe(3);
+  expect(await total('esign_service_request_duration_seconds_count{operation="refresh",outcome="ok"}')).toBe(refreshes);
   // The code exchange of the sign-in, before the reset: one call, by instance A.
   expect(await total('esign_service_request_duration_seconds_count{operation="token",outcome="ok"}')).toBe(1);
   expect(await total('esign_http_requests_total{route="/api/account",status="200"}')).toBeGreaterThanOrEqual(60);

@@ -124,6 +124,7 @@ describe("admin routes", () => {
     expect((await (await fetch(`${sandbox.apiUrl}/_sandbox/documents`)).json()).documents).toEqual([]);
     expect(await (await fetch(`${sandbox.apiUrl}/_sandbox/stats`)).json()).toEqual({
       grants: { authorization_code: 0, refresh_token: 0 },
+      issued: [],
       tokenErrors: {},
       refreshReuse: 0,
       revocations: { refresh_token: 0, access_token: 0 },

@@ -190,6 +190,9 @@ describe("refresh access token", () => {
     const stats = await (await fetch(`${sandbox.apiUrl}/_sandbox/stats`)).json();
     expect(stats.refreshReuse).toBe(1);
     expect(stats.grants.refresh_token).toBe(1);
+    // The successful grants in order, each timed: the sign-in, then the one refresh (refused ones are not grants).
+    expect(stats.issued.map((i: { grantType: string }) => i.grantType)).toEqual(["authorization_code", "refresh_token"]);
+    expect(stats.issued[1].at).toBeGreaterThanOrEqual(stats.issued[0].at);
   });
 
   it("answers 400 invalid_grant for an unknown refresh token", async () => {

@@ -1,5 +1,5 @@
 /**
- * Vitest runs two test files at once, one per worker (VITEST_POOL_ID 1, 2, …), and several files start servers on
+ * Vitest runs several test files at once, one per worker (VITEST_POOL_ID 1, 2, …), and several files start servers on
  * the same fixed ports (every contract test's sandbox on 4100–4102). Worker 1 keeps the documented port; each
  * further worker adds 1000, so two files never bind one port. Nothing in the tests listens on 5000 and up.
  */
