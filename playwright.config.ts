@@ -90,11 +90,24 @@ function slotServers(slot: number): WebServer[] {
   ];
 }
 
-/** Specs run as a Japanese user (docs/languages.md). */
-const JAPANESE = ["i18n/**/*.spec.ts"];
+/**
+ * The queue, as projects: Playwright hands spec files (and the tests of a `parallel` describe) to free workers in
+ * project order. Specs that mostly wait (token expiries, outages, servers of their own) alternate with specs that
+ * keep the CPU busy (large uploads, renders, axe), so that on two cores the waiting ones' idle time is used: in
+ * one block each, the first half of the run left the CPU 40 % idle and the second half had it saturated.
+ */
+const QUEUE = [
+  // Start nginx, redis-server, PostgreSQL or more app instances; two-instances is the longest file.
+  { name: "own-servers", testMatch: ["scale/**/*.spec.ts"] },
+  { name: "documents", testMatch: ["documents/**/*.spec.ts"] },
+  { name: "auth", testMatch: ["auth/**/*.spec.ts"] },
+  { name: "own-servers-deploy", testMatch: ["deploy/**/*.spec.ts", "operate/**/*.spec.ts"] },
+  // A Japanese user in Tokyo (docs/languages.md): Accept-Language and navigator.language ja-JP, the clock in Asia/Tokyo.
+  { name: "japanese", testMatch: ["i18n/**/*.spec.ts"], use: { locale: "ja-JP", timezoneId: "Asia/Tokyo" } },
+];
 
-/** Specs that start servers of their own (nginx, redis-server, more app instances): the longest, so queued first. */
-const OWN_SERVERS = ["deploy/**/*.spec.ts", "scale/**/*.spec.ts", "operate/**/*.spec.ts"];
+/** Last, everything else: `e2e/faults/`, `quality/`, `security/`, `visual/`, and any folder added later. */
+const REST = { name: "pages", testIgnore: QUEUE.flatMap((project) => project.testMatch) };
 
 export default defineConfig({
   testDir: "./e2e",
@@ -110,16 +123,12 @@ export default defineConfig({
   use: {
     // Evaluated in each worker, so it is that worker's app.
     baseURL: urls.app,
-    trace: "retain-on-failure",
+    // A failed test keeps its actions, network and console; the DOM snapshots and screencast a trace can also
+    // record cost about a tenth of the suite's time on two cores (`--trace on` records them for a rerun).
+    trace: { mode: "retain-on-failure", snapshots: false, screenshots: false },
     screenshot: "only-on-failure",
     launchOptions: { executablePath: chromiumExecutablePath, args: chromiumArgs },
   },
-  projects: [
-    { name: "own-servers", testMatch: OWN_SERVERS, use: { ...devices["Desktop Chrome"] } },
-    // A Japanese user in Tokyo: Accept-Language and navigator.language ja-JP, the browser's clock in Asia/Tokyo.
-    // Queued before `app`: its three long tests, run last, left a worker idle (82 s of the run's last 100 s).
-    { name: "japanese", testMatch: JAPANESE, use: { ...devices["Desktop Chrome"], locale: "ja-JP", timezoneId: "Asia/Tokyo" } },
-    { name: "app", testIgnore: [...OWN_SERVERS, ...JAPANESE], use: { ...devices["Desktop Chrome"] } },
-  ],
+  projects: [...QUEUE, REST].map((project) => ({ ...project, use: { ...devices["Desktop Chrome"], ...("use" in project ? project.use : {}) } })),
   webServer: Array.from({ length: workerCount }, (_, slot) => slotServers(slot)).flat(),
 });
