@@ -41,8 +41,9 @@ export function scanDatabases(options: { logDir: string; databaseDirs: string[];
   const { logDir, secrets, patterns } = options;
   const leaks: string[] = [];
   const scan: DatabaseScan = { dumps: 0, folders: 0, files: 0, mebibytes: 0 };
-  // A secret made only of token characters lies within one run of them: searching those runs (5 MB of 350 MiB of
-  // pages) instead of the whole text took the scan from 7 s to 3 s. Any other secret is searched in the whole text.
+  // A secret made only of token characters lies within one run of them: searching those runs (5 MB of 352 MiB of
+  // distinct pages) instead of the whole text took the scan from 7.1 s to 2.2 s. Any other secret is searched in the
+  // whole text.
   const inRuns = secrets.filter((secret) => new RegExp(`^${TOKEN_RUN.source}$`).test(secret));
   const elsewhere = secrets.filter((secret) => !inRuns.includes(secret));
   const check = (file: string, text: string) => {
@@ -62,8 +63,8 @@ export function scanDatabases(options: { logDir: string; databaseDirs: string[];
     scan.mebibytes += dump.length / (1024 * 1024);
     check(path.join(logDir, name), dump);
   }
-  // Most of every folder is the same catalog pages, byte for byte: each content is searched once. (21 folders,
-  // 803 MiB, on the 2-core machine: 14.7 s before, 7 s with this.)
+  // Most of every folder is the same catalog pages, byte for byte: each content is searched once (21 folders of
+  // 803 MiB hold 352 MiB of distinct files; 14.7 s → 7.1 s on the 2-core machine).
   const searched = new Set<string>();
   for (const dir of options.databaseDirs) {
     scan.folders += 1;
