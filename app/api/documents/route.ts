@@ -8,7 +8,7 @@ import { requireDocumentUser } from "@/lib/documents/request-user";
 import { createDocument } from "@/lib/esign/client";
 import { createDocumentInputSchema } from "@/lib/esign/schemas";
 import { recordDocumentCreated, recordUploadRenewal } from "@/lib/metrics/documents";
-import { readJsonBody, withErrorHandling } from "@/lib/route-handler";
+import { readJsonObject, withErrorHandling } from "@/lib/route-handler";
 import { UPLOAD_RENEWAL_HEADER } from "@/lib/upload-renewal";
 
 /** A document-creation request is three short fields; anything near this size is not one. */
@@ -24,7 +24,7 @@ export const dynamic = "force-dynamic";
  */
 export const POST = withErrorHandling(async (req) => {
   const accessToken = await requireAccessToken(req);
-  const input = createDocumentInputSchema.parse(await readJsonBody(req, MAX_BODY_BYTES));
+  const input = createDocumentInputSchema.parse(await readJsonObject(req, MAX_BODY_BYTES));
   const created = await createDocument(accessToken, input);
   recordDocumentCreated();
   if (req.headers.get(UPLOAD_RENEWAL_HEADER) === "1") recordUploadRenewal();
