@@ -3,6 +3,7 @@ import { customFetch } from "next-auth";
 import type { OIDCConfig } from "next-auth/providers";
 import type { AppConfig } from "@/lib/env";
 import { fetchFromService } from "@/lib/esign/http";
+import { withUsableExpiresIn } from "@/lib/esign/token-endpoint";
 import type { ServiceOperation } from "@/lib/metrics/service-calls";
 
 type EsignIdTokenClaims = { sub: string; name?: string; email?: string };
@@ -35,9 +36,13 @@ export function esignProvider(config: AppConfig): OIDCConfig<EsignIdTokenClaims>
     },
     token: `${config.authUrl}/connect/token`,
     checks: ["pkce", "state", "nonce"],
-    // Auth.js's own calls (discovery, the code exchange) are measured and traced like the app's.
-    [customFetch]: (input: string | URL | Request, init?: RequestInit) =>
-      fetchFromService(operationOf(new URL(input instanceof Request ? input.url : input)), input, init),
+    // Auth.js's own calls (discovery, the code exchange) are measured and traced like the app's; the code
+    // exchange's answer keeps its tokens whatever its expires_in (token-endpoint.ts).
+    [customFetch]: async (input: string | URL | Request, init?: RequestInit) => {
+      const operation = operationOf(new URL(input instanceof Request ? input.url : input));
+      const response = await fetchFromService(operation, input, init);
+      return operation === "token" ? withUsableExpiresIn(response) : response;
+    },
     profile(claims) {
       return { id: claims.sub, name: claims.name ?? claims.email ?? null, email: claims.email ?? null };
     },

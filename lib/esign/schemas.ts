@@ -73,10 +73,22 @@ export type CreateDocumentResult = z.infer<typeof createDocumentResultSchema>;
 export const userInfoSchema = z.record(z.string(), z.unknown());
 export type UserInfo = z.infer<typeof userInfoSchema>;
 
-/** RFC 6749 §5.1's token response. `expires_in` is only RECOMMENDED there: a 200 without it still carries tokens. */
+/**
+ * `expires_in` as a lifetime the app can use: a positive whole number of seconds, also as numeric text ("3600").
+ * Anything else (null, 0, 3599.5, negative, not a number) is `undefined`, as if the service had left it out:
+ * RFC 6749 §5.1 only RECOMMENDS it, and the tokens of a 200 are already issued (the old refresh token spent), so a
+ * strange lifetime must not throw them away. lib/session/token-lifetime.ts then reads the JWT's `exp` or assumes
+ * its default.
+ */
+export function usableExpiresIn(value: unknown): number | undefined {
+  const seconds = typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+  return typeof seconds === "number" && Number.isSafeInteger(seconds) && seconds > 0 ? seconds : undefined;
+}
+
+/** RFC 6749 §5.1's token response: any 200 with an access token keeps it, whatever its `expires_in` (above). */
 export const tokenResponseSchema = z.object({
   access_token: z.string().min(1),
-  expires_in: z.coerce.number().int().positive().optional(),
+  expires_in: z.preprocess(usableExpiresIn, z.number().int().positive().optional()),
   id_token: z.string().optional(),
   refresh_token: z.string().optional(),
   scope: z.string().optional(),

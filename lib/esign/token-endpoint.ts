@@ -2,6 +2,7 @@ import "server-only";
 import * as oauth from "oauth4webapi";
 import { getConfig } from "@/lib/env";
 import { fetchFromService } from "@/lib/esign/http";
+import { usableExpiresIn } from "@/lib/esign/schemas";
 import type { ServiceOperation } from "@/lib/metrics/service-calls";
 
 /**
@@ -26,7 +27,10 @@ export function oauthClient(): { client: oauth.Client; authentication: oauth.Cli
  */
 export function oauthRequestOptions(operation: ServiceOperation, timeoutMs = getConfig().requestTimeoutMs) {
   return {
-    [oauth.customFetch]: (url: string, init: RequestInit) => fetchFromService(operation, url, { ...init, cache: "no-store" }),
+    [oauth.customFetch]: async (url: string, init: RequestInit) => {
+      const response = await fetchFromService(operation, url, { ...init, cache: "no-store" });
+      return operation === "refresh" ? withUsableExpiresIn(response) : response;
+    },
     [oauth.allowInsecureRequests]: true,
     signal: AbortSignal.timeout(timeoutMs),
   };
@@ -39,4 +43,30 @@ export function oauthRequestOptions(operation: ServiceOperation, timeoutMs = get
 export function tokenEndpointServer(): oauth.AuthorizationServer {
   const { issuer, authUrl } = getConfig();
   return { issuer, token_endpoint: `${authUrl}/connect/token` };
+}
+
+/**
+ * A token endpoint's 200 as oauth4webapi should read it: an `expires_in` that is not a positive whole number of
+ * seconds (schemas.ts, usableExpiresIn) is left out, and numeric text becomes a number. oauth4webapi refuses null
+ * and negative values ("must be a number"), which would throw away tokens the service has already issued, its
+ * refresh token rotated; without `expires_in` the lifetime comes from the token itself (token-lifetime.ts). Any
+ * other answer is returned untouched, for oauth4webapi to judge.
+ */
+export async function withUsableExpiresIn(response: Response): Promise<Response> {
+  if (response.status !== 200) return response;
+  let body: unknown;
+  try {
+    body = JSON.parse(await response.clone().text());
+  } catch {
+    return response;
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body) || !("expires_in" in body)) return response;
+  const { expires_in: given, ...rest } = body as Record<string, unknown>;
+  const usable = usableExpiresIn(given);
+  if (usable === given) return response;
+  const headers = new Headers(response.headers);
+  // The body is re-encoded: its length changes, and fetch has already decoded any content encoding.
+  headers.delete("content-length");
+  headers.delete("content-encoding");
+  return new Response(JSON.stringify(usable === undefined ? rest : { ...rest, expires_in: usable }), { status: 200, statusText: response.statusText, headers });
 }

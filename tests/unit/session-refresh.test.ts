@@ -249,8 +249,55 @@ describe("refreshIfDue", () => {
   });
 });
 
-describe("a token response without expires_in (optional in RFC 6749 §5.1)", () => {
+describe("a token response without a usable expires_in (optional in RFC 6749 §5.1)", () => {
   const withoutExpiresIn = { access_token: "opaque-access", refresh_token: "rotated-refresh", token_type: "Bearer" };
+  const strangeLifetimes: [string, Record<string, unknown>][] = [
+    ["null", { expires_in: null }],
+    ["0", { expires_in: 0 }],
+    ["3599.5", { expires_in: 3599.5 }],
+    ["negative", { expires_in: -60 }],
+    ["missing", {}],
+  ];
+
+  it.each(strangeLifetimes)("keeps both tokens of a 200 whose expires_in is %s: the JWT's exp gives the lifetime, else the default", async (_label, lifetime) => {
+    const { DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS } = await import("@/lib/session/token-lifetime");
+    const jwtAccess = await new SignJWT({}).setProtectedHeader({ alg: "RS256", kid: "k1" }).setExpirationTime("20m").sign(signingKey);
+    standIn.tokenAnswer = { ...withoutExpiresIn, access_token: jwtAccess, ...lifetime };
+    const jwtSession = await expiredSession();
+    await refresh(jwtSession);
+    const jwtRecord = await stored(jwtSession);
+    expect(jwtRecord).toMatchObject({ accessToken: jwtAccess, refreshToken: "rotated-refresh" });
+    expect(jwtRecord.accessTokenLifetime).toBeGreaterThan(19 * 60);
+    expect(jwtRecord.accessTokenLifetime).toBeLessThanOrEqual(20 * 60);
+
+    standIn.tokenAnswer = { ...withoutExpiresIn, ...lifetime };
+    const opaqueSession = await expiredSession();
+    await refresh(opaqueSession);
+    expect(await stored(opaqueSession)).toMatchObject({ accessToken: "opaque-access", refreshToken: "rotated-refresh", accessTokenLifetime: DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS });
+  });
+
+  it("takes a positive whole expires_in, also as numeric text, as the lifetime", async () => {
+    for (const expiresIn of [90, "90"]) {
+      standIn.tokenAnswer = { ...withoutExpiresIn, expires_in: expiresIn };
+      const id = await expiredSession();
+      await refresh(id);
+      expect(await stored(id)).toMatchObject({ accessToken: "opaque-access", refreshToken: "rotated-refresh", accessTokenLifetime: 90 });
+    }
+  });
+
+  it("keeps the tokens of the sign-in's code exchange too, whatever its expires_in (Auth.js reads it through the provider's fetch)", async () => {
+    const { customFetch } = await import("next-auth");
+    const { esignProvider } = await import("@/lib/auth/esign-provider");
+    const { getConfig } = await import("@/lib/env");
+    const providerFetch = (esignProvider(getConfig()) as unknown as Record<symbol, (input: string, init?: RequestInit) => Promise<Response>>)[customFetch]!;
+    for (const [label, lifetime] of strangeLifetimes) {
+      standIn.tokenAnswer = { ...withoutExpiresIn, ...lifetime };
+      const body = await (await providerFetch(`${issuer}/connect/token`, { method: "POST", body: "grant_type=authorization_code" })).json();
+      expect(body, label).toEqual(withoutExpiresIn);
+    }
+    standIn.tokenAnswer = { ...withoutExpiresIn, expires_in: "3600" };
+    expect(await (await providerFetch(`${issuer}/connect/token`, { method: "POST" })).json()).toEqual({ ...withoutExpiresIn, expires_in: 3600 });
+  });
 
   it("keeps the new tokens, with the lifetime the access token's exp gives", async () => {
     const jwtAccess = await new SignJWT({}).setProtectedHeader({ alg: "RS256", kid: "k1" }).setExpirationTime("20m").sign(signingKey);
