@@ -1,5 +1,6 @@
 import "server-only";
 import { getLogger } from "@/lib/logging/logger";
+import { revokeRefreshTokens } from "@/lib/session/end-sessions";
 import type { SessionRecord } from "@/lib/session/session-record";
 import type { SessionEnvelope, UpdateOutcome } from "@/lib/session/session-store";
 
@@ -24,8 +25,10 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
  * Keeps tokens the service issued but the store could not take (it was unreachable), since the refresh token
  * they replace is spent: this process serves them to its own requests (unsavedSession) and offers them to the
  * store every UNSAVED_RETRY_MS through `save`, a conditional write. They go once the store took them, once the
- * session was deleted meanwhile (the delete wins), at the session's expiry, when it is deleted through this
- * process (dropUnsavedTokens), and at shutdown after one last try (flushUnsavedTokens).
+ * session was deleted meanwhile (the delete wins: a sign-out, or "Sign out everywhere" through another instance,
+ * which never saw this refresh token, so it is revoked here as session-refresh.ts does), at the session's expiry,
+ * when it is deleted through this process (dropUnsavedTokens; the sign-out read them through unsavedSession and
+ * revokes them itself), and at shutdown after one last try (flushUnsavedTokens).
  */
 export function keepUnsavedTokens(id: string, record: SessionRecord, envelope: SessionEnvelope, save: () => Promise<UpdateOutcome>): void {
   dropUnsavedTokens(id);
@@ -37,16 +40,23 @@ export function keepUnsavedTokens(id: string, record: SessionRecord, envelope: S
       return dropUnsavedTokens(id);
     }
     save().then(
-      (outcome) => {
+      async (outcome) => {
         if (kept().get(id)?.retry !== retry) return;
         dropUnsavedTokens(id);
-        log().info({ msg: outcome === "written" ? "refreshed tokens kept in this process are now in the session store" : "refreshed tokens kept in this process dropped: the session ended meanwhile" });
+        if (outcome === "written") return log().info({ msg: "refreshed tokens kept in this process are now in the session store" });
+        log().info({ msg: `refreshed tokens kept in this process dropped: ${outcome === "gone" ? "the session ended meanwhile, their refresh token is revoked" : "another request holds the refresh lock"}` });
+        if (outcome === "gone") await revokeKept(record);
       },
       () => {},
     );
   }, UNSAVED_RETRY_MS);
   retry.unref();
   kept().set(id, { record, envelope, save, retry });
+}
+
+/** Sends a kept refresh token of an ended session back to the service (never throws: revokeToken does not). */
+async function revokeKept(record: SessionRecord): Promise<void> {
+  if (record.refreshToken) await revokeRefreshTokens([record.refreshToken]);
 }
 
 /** Tokens this process keeps for session `id`, with its times, unless it has expired meanwhile. */
@@ -79,7 +89,10 @@ export async function flushUnsavedTokens(): Promise<{ saved: number; lost: numbe
     entries.map(async ([id, entry]) => {
       dropUnsavedTokens(id);
       try {
-        if (entry.envelope.expiresAt > Date.now() && (await entry.save()) === "written") saved += 1;
+        if (entry.envelope.expiresAt <= Date.now()) return;
+        const outcome = await entry.save();
+        if (outcome === "written") saved += 1;
+        else if (outcome === "gone") await revokeKept(entry.record);
       } catch (error) {
         log().warn({ msg: `refreshed tokens lost at shutdown, the session store did not take them: ${message(error)}` });
       }

@@ -356,9 +356,24 @@ describe("tokens kept in memory while the store cannot take them", () => {
     const save = vi.fn(() => (++calls < 3 ? storeDown() : Promise.resolve("written" as const)));
     m.unsaved.keepUnsavedTokens("kept-1", record, times(60_000), save);
     expect((await m.sessions.readSessionById("kept-1"))?.record.accessToken).toBe("kept-access");
-    await new Promise((r) => setTimeout(r, 4 * m.unsaved.UNSAVED_RETRY_MS + 100));
+    // However slowly the retries come, they end with the third try, the one the store takes.
+    await vi.waitFor(() => expect(m.unsaved.unsavedSession("kept-1")).toBeUndefined(), { timeout: 30_000, interval: m.unsaved.UNSAVED_RETRY_MS });
     expect(save).toHaveBeenCalledTimes(3);
-    expect(m.unsaved.unsavedSession("kept-1")).toBeUndefined();
+  });
+
+  it("revoke their refresh token at the service when the session ended meanwhile (signed out everywhere through another instance)", async () => {
+    standIn.publishRevocation = true;
+    // The store is back, and the conditional write finds the session deleted: another instance ended it, with
+    // the refresh token it had listed, not this one.
+    const save = vi.fn(() => Promise.resolve("gone" as const));
+    m.unsaved.keepUnsavedTokens("kept-gone", { ...record, refreshToken: "kept-refresh-of-an-ended-session" }, times(60_000), save);
+    await vi.waitFor(() => expect(standIn.revokedTokens).toContain("kept-refresh-of-an-ended-session"), { timeout: 30_000, interval: m.unsaved.UNSAVED_RETRY_MS });
+    expect(m.unsaved.unsavedSession("kept-gone")).toBeUndefined();
+    expect(save).toHaveBeenCalledTimes(1);
+    // The same at shutdown's last try.
+    m.unsaved.keepUnsavedTokens("kept-gone-at-shutdown", { ...record, refreshToken: "kept-refresh-at-shutdown" }, times(60_000), save);
+    expect(await m.unsaved.flushUnsavedTokens()).toEqual({ saved: 0, lost: 1 });
+    expect(standIn.revokedTokens).toContain("kept-refresh-at-shutdown");
   });
 
   it("go at the session's expiry, retries stopped", async () => {
