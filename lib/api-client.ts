@@ -10,6 +10,8 @@ export class ApiError extends Error {
     message: string,
     readonly requestId?: string,
     readonly fields?: Record<string, string[]>,
+    /** The answer's `Retry-After` in seconds (a 429's, a 503's), when it had one. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = "ApiError";
@@ -36,6 +38,15 @@ export async function fetchJson<T>(input: string, init?: RequestInit): Promise<T
   const body: unknown = await response.json().catch(() => null);
   if (response.ok) return body as T;
   const error = (body as Partial<ErrorBody> | null)?.error;
-  if (error?.code) throw new ApiError(response.status, error.code, error.message, error.requestId, error.fields);
-  throw new ApiError(response.status, "INTERNAL", `The app's server answered ${response.status}. Please try again.`);
+  const retryAfter = retryAfterSeconds(response.headers.get("retry-after"));
+  if (error?.code) throw new ApiError(response.status, error.code, error.message, error.requestId, error.fields, retryAfter);
+  throw new ApiError(response.status, "INTERNAL", `The app's server answered ${response.status}. Please try again.`, undefined, undefined, retryAfter);
+}
+
+/** `Retry-After` (RFC 9110 §10.2.3), delay-seconds or an HTTP date, as seconds from `now`; undefined without a valid one. */
+export function retryAfterSeconds(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\s*\d+\s*$/.test(value)) return Number(value);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }

@@ -18,7 +18,8 @@ export async function importBrowserHistory(storage: Storage, userKey: string, se
     return false;
   }
   const outcome = await send(documents);
-  if (outcome === "retry") return false;
+  // Not answered, or rate-limited (429): kept for the next visit.
+  if (outcome !== "delivered" && outcome !== "refused") return false;
   clearRecentDocuments(storage, userKey);
   return outcome === "delivered";
 }

@@ -80,9 +80,12 @@ describe("importBrowserHistory", () => {
     expect(send).toHaveBeenCalledTimes(1);
   });
 
-  it("keeps the list when the app did not answer (database down), and deletes it when the app refused it for good", async () => {
+  it("keeps the list when the app did not answer (database down) or rate-limited it, and deletes it when the app refused it for good", async () => {
     store("alice", [doc(1)]);
     expect(await importBrowserHistory(storage, "alice", async () => "retry")).toBe(false);
+    expect(readRecentDocuments(storage, "alice")).toEqual([doc(1)]);
+    // Rate-limited (429 with Retry-After): kept too.
+    expect(await importBrowserHistory(storage, "alice", async () => ({ retryAfterMs: 30_000 }))).toBe(false);
     expect(readRecentDocuments(storage, "alice")).toEqual([doc(1)]);
     expect(await importBrowserHistory(storage, "alice", async () => "refused")).toBe(false);
     expect(storage.getItem(recentDocumentsKey("alice"))).toBeNull();

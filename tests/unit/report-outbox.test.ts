@@ -1,8 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ApiError } from "@/lib/api-client";
+import { ApiError, retryAfterSeconds } from "@/lib/api-client";
 import { REPORTS_BODY_MAX_BYTES, type DocumentReport } from "@/lib/documents/document-report";
 import { outcomeOf, postReports } from "@/lib/documents/report-delivery";
-import { OUTBOX_MAX_AGE_MS, OUTBOX_RETRY_DELAYS_MS, ReportOutbox, type OutboxEntry, type OutboxStore, type SendOutcome } from "@/lib/documents/report-outbox";
+import {
+  OUTBOX_MAX_AGE_MS,
+  OUTBOX_MIN_RATE_LIMIT_WAIT_MS,
+  OUTBOX_PARALLEL_DOCUMENTS,
+  OUTBOX_REQUEST_TIMEOUT_MS,
+  OUTBOX_RETRY_DELAYS_MS,
+  ReportOutbox,
+  type OutboxEntry,
+  type OutboxStore,
+  type SendOutcome,
+} from "@/lib/documents/report-outbox";
 
 /** The IndexedDB store's behaviour in memory; `broken` makes every call fail, as with no IndexedDB at all. */
 function memoryStore(broken = false): OutboxStore & { entries: Map<string, OutboxEntry> } {
@@ -180,6 +190,104 @@ describe("ReportOutbox", () => {
     expect([...store.entries.values()].map((e) => e.itemId).sort()).toEqual(["broken", "buggy"]);
   });
 
+  it("delivers another document while one document's request never answers, and gives that request up after the timeout", async () => {
+    vi.useFakeTimers();
+    const store = memoryStore();
+    const calls: string[] = [];
+    const signals: AbortSignal[] = [];
+    const send = vi.fn((itemId: string, _reports: DocumentReport[], signal: AbortSignal): Promise<SendOutcome> => {
+      calls.push(itemId);
+      // The first request for "hung" never answers (a proxy holding it open); every later one is delivered.
+      if (itemId === "hung" && signals.length === 0) {
+        signals.push(signal);
+        return new Promise<SendOutcome>(() => {});
+      }
+      return Promise.resolve("delivered");
+    });
+    const outbox = new ReportOutbox("alice", store, send);
+    outbox.report("hung", { type: "upload_started", mode: "single", bytes: 1 });
+    await vi.advanceTimersByTimeAsync(0);
+    // Made while the hung request is open: sent at once, and delivered.
+    outbox.report("other", { type: "uploaded", mode: "single", bytes: 1, durationMs: 1 });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toEqual(["hung", "other"]);
+    expect((await outbox.waiting()).map((e) => e.itemId)).toEqual(["hung"]);
+    // The hung request is given up (aborted) at the timeout, not before, and tried again on its schedule.
+    await vi.advanceTimersByTimeAsync(OUTBOX_REQUEST_TIMEOUT_MS - 1);
+    expect(signals[0]!.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(signals[0]!.aborted).toBe(true);
+    await vi.advanceTimersByTimeAsync(OUTBOX_RETRY_DELAYS_MS[0]);
+    expect(calls).toEqual(["hung", "other", "hung"]);
+    expect(store.entries.size).toBe(0);
+  });
+
+  it(`sends at most ${OUTBOX_PARALLEL_DOCUMENTS} documents at once, the next as soon as one is answered`, async () => {
+    const answers = new Map<string, (outcome: SendOutcome) => void>();
+    let answerAtOnce = false;
+    const send = vi.fn((itemId: string) => (answerAtOnce ? Promise.resolve<SendOutcome>("delivered") : new Promise<SendOutcome>((resolve) => answers.set(itemId, resolve))));
+    const outbox = new ReportOutbox("alice", memoryStore(), send, { setTimer: () => 0, clearTimer: () => {} });
+    const items = Array.from({ length: OUTBOX_PARALLEL_DOCUMENTS + 2 }, (_, i) => `item-${i}`);
+    for (const item of items) outbox.report(item, { type: "upload_started", mode: "single", bytes: 1 });
+    await settle();
+    expect(send.mock.calls.map(([itemId]) => itemId)).toEqual(items.slice(0, OUTBOX_PARALLEL_DOCUMENTS));
+    answers.get("item-1")!("delivered");
+    await settle();
+    expect(send.mock.calls.map(([itemId]) => itemId)).toEqual(items.slice(0, OUTBOX_PARALLEL_DOCUMENTS + 1));
+    answerAtOnce = true;
+    for (const resolve of answers.values()) resolve("delivered");
+    await outbox.flush();
+    expect(send.mock.calls.map(([itemId]) => itemId).sort()).toEqual(items);
+    expect(await outbox.waiting()).toEqual([]);
+  });
+
+  it("waits a 429's Retry-After before sending anything more, flush included, then delivers every report, none lost", async () => {
+    vi.useFakeTimers();
+    const store = memoryStore();
+    const calls: string[] = [];
+    let limited = true;
+    const dropped: number[] = [];
+    const send = vi.fn(async (itemId: string): Promise<SendOutcome> => {
+      calls.push(itemId);
+      return limited ? { retryAfterMs: 10_000 } : "delivered";
+    });
+    const outbox = new ReportOutbox("alice", store, send, { onDropped: (count) => dropped.push(count) });
+    outbox.report("item-a", { type: "upload_started", mode: "single", bytes: 1 });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toEqual(["item-a"]);
+    // During the wait: a new document's report and a flush (page load, `online`) send nothing.
+    outbox.report("item-b", { type: "upload_started", mode: "single", bytes: 1 });
+    await vi.advanceTimersByTimeAsync(0);
+    await outbox.flush();
+    expect(calls).toEqual(["item-a"]);
+    limited = false;
+    await vi.advanceTimersByTimeAsync(10_000 - 1);
+    expect(calls).toEqual(["item-a"]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls.sort()).toEqual(["item-a", "item-a", "item-b"]);
+    expect(store.entries.size).toBe(0);
+    expect(dropped).toEqual([]);
+  });
+
+  it(`waits at least ${OUTBOX_MIN_RATE_LIMIT_WAIT_MS} ms after a 429 whose Retry-After is 0, and a 429 is no failure: the next failure waits the first delay`, async () => {
+    vi.useFakeTimers();
+    const outcomes: SendOutcome[] = [{ retryAfterMs: 0 }, "retry", "delivered"];
+    const calls: number[] = [];
+    const outbox = new ReportOutbox("alice", memoryStore(), async () => {
+      calls.push(Date.now());
+      return outcomes.shift()!;
+    });
+    const started = Date.now();
+    outbox.report("item-1", { type: "upload_started", mode: "single", bytes: 1 });
+    await vi.advanceTimersByTimeAsync(OUTBOX_MIN_RATE_LIMIT_WAIT_MS - 1);
+    expect(calls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(OUTBOX_RETRY_DELAYS_MS[0]);
+    expect(calls.map((at) => at - started)).toEqual([0, OUTBOX_MIN_RATE_LIMIT_WAIT_MS, OUTBOX_MIN_RATE_LIMIT_WAIT_MS + OUTBOX_RETRY_DELAYS_MS[0]]);
+    expect(await outbox.waiting()).toEqual([]);
+  });
+
   it("sends the documents that never failed first in a round", async () => {
     const store = memoryStore();
     const hold = { setTimer: () => 0, clearTimer: () => {} };
@@ -266,6 +374,25 @@ describe("report delivery over HTTP", () => {
     expect(outcomeOf(new ApiError(404, "DOCUMENT_NOT_FOUND", "x"))).toBe("refused");
     expect(outcomeOf(new ApiError(403, "CROSS_SITE_REQUEST", "x"))).toBe("refused");
     expect(outcomeOf(new TypeError("boom"))).toBe("retry");
+  });
+
+  it("reads a 429 with Retry-After (seconds or a date) as a wait, and passes the outbox's signal to the request", async () => {
+    expect(outcomeOf(new ApiError(429, "RATE_LIMITED" as never, "x", undefined, undefined, 7))).toEqual({ retryAfterMs: 7_000 });
+    expect(retryAfterSeconds("120")).toBe(120);
+    expect(retryAfterSeconds(new Date(Date.parse("2026-11-27T10:00:30Z")).toUTCString(), Date.parse("2026-11-27T10:00:00Z"))).toBe(30);
+    expect(retryAfterSeconds("soon")).toBeUndefined();
+    expect(retryAfterSeconds(null)).toBeUndefined();
+    const fetchMock = vi.fn(async () => new Response(JSON.stringify({ error: { code: "RATE_LIMITED", message: "slow down" } }), { status: 429, headers: { "retry-after": "12" } }));
+    vi.stubGlobal("fetch", fetchMock);
+    const controller = new AbortController();
+    expect(await postReports("item-1", [], controller.signal)).toEqual({ retryAfterMs: 12_000 });
+    expect((fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1].signal).toBe(controller.signal);
+    // A proxy's 429 without JSON, with the header: the same wait.
+    fetchMock.mockResolvedValueOnce(new Response("Too Many Requests", { status: 429, headers: { "retry-after": "3" } }));
+    expect(await postReports("item-1", [])).toEqual({ retryAfterMs: 3_000 });
+    // An aborted request (the outbox's timeout) is retried later.
+    fetchMock.mockRejectedValueOnce(new DOMException("aborted", "AbortError"));
+    expect(await postReports("item-1", [])).toBe("retry");
   });
 
   it("POSTs { events } as JSON to the document's events route", async () => {
