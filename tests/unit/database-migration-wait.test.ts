@@ -28,7 +28,7 @@ const client = await import("@/lib/db/client");
 const { SchemaNotReadyError } = await import("@/lib/db/database-errors");
 const { checkReadiness } = await import("@/lib/health/readiness");
 const { probeDependenciesIfStale, PROBE_INTERVAL_MS } = await import("@/lib/health/dependency-probes");
-const health = await import("@/app/api/health/route");
+const readyRoute = await import("@/app/api/health/ready/route");
 const listRoute = await import("@/app/api/documents/route");
 
 
@@ -68,11 +68,18 @@ describe("a migration lock held by another instance", () => {
   it("never holds up start-up or health: documents answer 503 DATABASE_UNAVAILABLE until the schema is ready, then serve", async () => {
     // Resolves while the lock is still held: the server starts taking requests (it used to wait for the lock).
     await client.prepareDatabaseAtStartup();
-    expect((await health.GET()).status).toBe(200);
+    // Nothing was migrated behind the other instance's back: the schema is not there yet.
+    const schema = await otherInstance.query<{ documents: string | null }>("select to_regclass('public.documents')::text as documents");
+    expect(schema.rows[0]!.documents).toBeNull();
 
+    const schemaWait = expect.stringMatching(/^schema not ready: (waiting for another instance's migration|another instance held the migration lock)/);
     const waiting = await databaseReadiness();
     expect(waiting.status).toBe("ready");
-    expect(waiting.database).toMatchObject({ state: "fail", detail: expect.stringMatching(/^schema not ready: (waiting for another instance's migration|another instance held the migration lock)/) });
+    expect(waiting.database).toMatchObject({ state: "fail", detail: schemaWait });
+    // The readiness route, which reports that probe of the database, stays 200 and names the wait.
+    const ready = await readyRoute.GET();
+    expect(ready.status).toBe(200);
+    expect(((await ready.json()) as { dependencies: { name: string }[] }).dependencies.find((d) => d.name === "database")).toMatchObject({ state: "fail", detail: schemaWait });
 
     const cookie = await signedInCookie("migration-wait-user", ORIGIN);
     const list = () => listRoute.GET(new NextRequest(`${ORIGIN}/api/documents`, { headers: { cookie } }), {});
@@ -92,6 +99,7 @@ describe("a migration lock held by another instance", () => {
       { timeout: 60_000, interval: 200 },
     );
     expect(((await served.json()) as { documents: unknown[] }).documents).toEqual([]);
+    expect((await otherInstance.query<{ documents: string | null }>("select to_regclass('public.documents')::text as documents")).rows[0]!.documents).toBe("documents");
     expect((await databaseReadiness()).database).toMatchObject({ state: "ok" });
   }, 120_000);
 });
