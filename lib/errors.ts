@@ -106,12 +106,19 @@ export function toErrorResponse(error: unknown, requestId: string = currentReque
   );
 }
 
-/** A 400 carrying zod's per-field messages. */
+/**
+ * A 400 carrying zod's per-field messages. An unknown key is named itself (zod puts the issue on the object that
+ * holds it), and a key with an empty name as `""`, so that every message names a field the sender can find.
+ */
 export function validationError(error: ZodError): AppError {
   const fields: Record<string, string[]> = {};
+  const add = (key: string, message: string) => (fields[key] ??= []).push(message);
   for (const issue of error.issues) {
-    const key = issue.path.join(".") || "_";
-    (fields[key] ??= []).push(issue.message);
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) add([...issue.path, key === "" ? '""' : key].join("."), issue.message);
+      continue;
+    }
+    add(issue.path.join(".") || "_", issue.message);
   }
   const first = error.issues[0]?.message ?? "The request is not valid.";
   return new AppError("VALIDATION_FAILED", 400, first, fields);

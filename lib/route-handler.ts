@@ -52,18 +52,18 @@ export async function readBodyText(req: NextRequest, maxBytes: number): Promise<
 
 /**
  * Reads a JSON request body of at most `maxBytes`, without trusting Content-Length alone.
- * Too large → 413; not JSON (by content type or syntax) → 400.
+ * Too large → 413; not JSON (by content type or syntax) → 400 naming `body`.
  */
 export async function readJsonBody(req: NextRequest, maxBytes: number): Promise<unknown> {
   if (mediaTypeOf(req) !== "application/json") {
-    throw new AppError("VALIDATION_FAILED", 400, "The request body must be JSON (Content-Type: application/json).");
+    throw new AppError("VALIDATION_FAILED", 400, "The request body must be JSON (Content-Type: application/json).", { body: ["must be sent as application/json"] });
   }
   const text = await readBodyText(req, maxBytes);
   if (text === null) throw new AppError("PAYLOAD_TOO_LARGE", 413, `The request body must be at most ${maxBytes} bytes.`);
   try {
     return JSON.parse(text);
   } catch {
-    throw new AppError("VALIDATION_FAILED", 400, "The request body is not valid JSON.");
+    throw new AppError("VALIDATION_FAILED", 400, "The request body is not valid JSON.", { body: ["is not valid JSON"] });
   }
 }
 

@@ -26,6 +26,9 @@ export const documentIdSchema = z
   .string()
   .regex(/^\{?[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}\}?$/i, "must be a document id (GUID)");
 
+/** A document route's path parameters (`/api/documents/{itemId}/…`): a bad id is a 400 naming `itemId`. */
+export const documentPathSchema = z.object({ itemId: documentIdSchema });
+
 const md5HexSchema = z
   .string()
   .regex(/^[0-9a-f]{32}$/i, "must be an MD5 in hex")

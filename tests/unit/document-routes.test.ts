@@ -192,6 +192,22 @@ describe("the document-record routes", () => {
       expect(error.code).toBe("VALIDATION_FAILED");
       expect(Object.keys(error.fields), JSON.stringify(body)).toEqual(["body"]);
     }
+    // Whatever is wrong, the 400 names where: the path's id, an unknown key (an empty one too), a body that is not
+    // JSON, or not declared as JSON.
+    const fieldsOf = async (res: Response) => {
+      expect(res.status).toBe(400);
+      return Object.keys((await res.json()).error.fields);
+    };
+    expect(await fieldsOf(await report(alice, "not-a-guid", [created()]))).toEqual(["itemId"]);
+    expect(await fieldsOf(await listRoute.GET(request("/api/documents?colour=red", { cookie: alice }), {}))).toEqual(["colour"]);
+    expect(await fieldsOf(await listRoute.GET(request("/api/documents?=x", { cookie: alice }), {}))).toEqual(['""']);
+    const raw = (body: string, contentType: string) =>
+      eventsRoute.POST(
+        new NextRequest(`${ORIGIN}/api/documents/${itemId}/events`, { method: "POST", headers: { cookie: alice, origin: ORIGIN, "content-type": contentType }, body }),
+        params(itemId),
+      );
+    expect(await fieldsOf(await raw("{not json", "application/json"))).toEqual(["body"]);
+    expect(await fieldsOf(await raw(JSON.stringify({ events: [] }), "text/plain"))).toEqual(["body"]);
     // The last second before the year 10000 and the first of the year 1000 are kept, and read back as they were.
     expect((await report(alice, itemId, [created({ at: "1000-01-01T00:00:00Z" }), at("9999-12-31T23:59:59.999Z")])).status).toBe(200);
     expect(await listed(itemId)).toMatchObject({ createdAt: "1000-01-01T00:00:00.000Z" });

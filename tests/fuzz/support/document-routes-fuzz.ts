@@ -174,12 +174,22 @@ const queryArb: fc.Arbitrary<[string, string][]> = fc
   )
   .map(([fields, extra]) => [...(Object.entries(fields) as [string, string][]), ...extra]);
 
-/** Every answer below 500; a refusal is JSON `{ error: { code, message } }` (a 400 names at least one field or the body). */
+/** Every answer below 500; a refusal is JSON `{ error: { code, message } }`; a 400 names at least one field (or `body`) in `fields`, each with its messages. */
 function expectAnswer(response: AppResponse, tally: StatusTally): void {
   tally.record(response.status);
   expect(response.status, response.text).toBeLessThan(500);
   if (response.status >= 400) {
     expect(response.body, response.text).toEqual({ error: expect.objectContaining({ code: expect.any(String), message: expect.any(String) }) });
+  }
+  if (response.status === 400) {
+    const fields = (response.body as { error: { fields?: unknown } }).error.fields;
+    expect(fields, `a 400 names the field: ${response.text}`).toBeTypeOf("object");
+    const named = Object.entries(fields as Record<string, unknown>);
+    expect(named.length, `a 400 names the field: ${response.text}`).toBeGreaterThan(0);
+    for (const [field, messages] of named) {
+      expect(field, response.text).not.toBe("_");
+      expect(Array.isArray(messages) && messages.length > 0 && messages.every((m) => typeof m === "string"), `${field}'s messages: ${response.text}`).toBe(true);
+    }
   }
 }
 

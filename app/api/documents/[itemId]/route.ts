@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { documentIdSchema } from "@/lib/documents/document-record-input";
+import { documentPathSchema } from "@/lib/documents/document-record-input";
 import { removeDocument } from "@/lib/documents/document-records";
 import { withDocumentRecords } from "@/lib/documents/document-route-errors";
 import { requireDocumentUser } from "@/lib/documents/request-user";
@@ -15,7 +15,7 @@ export const dynamic = "force-dynamic";
  */
 export const DELETE = withErrorHandling(async (req, { params }: { params: Promise<{ itemId: string }> }) => {
   const { userKey, ctx } = await requireDocumentUser(req);
-  const itemId = documentIdSchema.parse((await params).itemId);
+  const { itemId } = documentPathSchema.parse(await params);
   if (!(await withDocumentRecords(() => removeDocument(userKey, itemId, ctx)))) throw documentNotFoundError();
   return new NextResponse(null, { status: 204, headers: { "cache-control": "no-store" } });
 });

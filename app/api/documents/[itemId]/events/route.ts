@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { documentEventsReportSchema, documentIdSchema } from "@/lib/documents/document-record-input";
+import { documentEventsReportSchema, documentPathSchema } from "@/lib/documents/document-record-input";
 import { REPORTS_BODY_MAX_BYTES } from "@/lib/documents/document-report";
 import { recordEvents } from "@/lib/documents/document-records";
 import { withDocumentRecords } from "@/lib/documents/document-route-errors";
@@ -17,7 +17,7 @@ export const dynamic = "force-dynamic";
  */
 export const POST = withErrorHandling(async (req, { params }: { params: Promise<{ itemId: string }> }) => {
   const { userKey, ctx } = await requireDocumentUser(req);
-  const itemId = documentIdSchema.parse((await params).itemId);
+  const { itemId } = documentPathSchema.parse(await params);
   const { events } = documentEventsReportSchema.parse(await readJsonObject(req, REPORTS_BODY_MAX_BYTES));
   const recorded = await withDocumentRecords(() => recordEvents(userKey, itemId, events, ctx));
   if (recorded === null) throw documentNotFoundError();
