@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# The tests start Chromium, redis-server, nginx and prometheus as child processes (and run promtool); the Japanese
-# screenshots need a font with Japanese glyphs (fonts-noto-cjk). Run as root on a fresh Debian machine,
-# The tests start Chromium, redis-server, nginx, prometheus and PostgreSQL as child processes (and run promtool). Run as root on a fresh Debian machine,
-# this installs whichever is missing; run as anyone else, it stops at once with the exact command to run.
+# The tests start Chromium, redis-server, nginx, prometheus and PostgreSQL as child processes (and run promtool and
+# strace); the Japanese screenshots need a font with Japanese glyphs (fonts-noto-cjk). Run as root on a fresh Debian
+# machine, this installs whichever is missing; run as anyone else, it stops at once with the exact command to run.
 set -euo pipefail
 
 missing=()
@@ -21,6 +20,8 @@ have openssl || missing+=(openssl)
 [ -d /usr/share/fonts/opentype/noto ] && ls /usr/share/fonts/opentype/noto/NotoSansCJK* >/dev/null 2>&1 || missing+=(fonts-noto-cjk)
 # Debian's server binaries live off PATH, in /usr/lib/postgresql/<major>/bin (scripts/lib/postgres-server.ts finds them).
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
+# tests/unit/durable-pglite.test.ts watches the embedded database's fsync/fdatasync calls with it.
+have strace || missing+=(strace)
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 

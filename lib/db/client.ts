@@ -1,4 +1,5 @@
 import "server-only";
+import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -8,6 +9,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { acquireDataDirLock, DataDirLockedError } from "@/lib/db/data-dir-lock";
+import { DurableNodeFS, syncFolderTree } from "@/lib/db/durable-pglite";
 import { DatabaseUnavailableError, describeDatabaseFailure, SchemaNotReadyError } from "@/lib/db/database-errors";
 import { MIGRATION_LOCK_TIMEOUT_MS, migratePgliteDatabase, migratePostgresDatabase } from "@/lib/db/migrate";
 import { readPgliteSeed } from "@/lib/db/pglite-seed";
@@ -27,6 +29,10 @@ export type OpenDatabase = {
    * removed or replaced, see lib/server/folder-lock.ts). Cheap; getDatabase calls it before handing the database out.
    */
   assertWritable(): void;
+  /**
+   * Closes it. The embedded database whose folder lock was lost is aborted instead (no shutdown checkpoint, nothing
+   * more written to a folder another process may own now); the next open replays its WAL.
+   */
   close(): Promise<void>;
 };
 export type DatabaseOptions = {
@@ -39,11 +45,12 @@ export type DatabaseOptions = {
 };
 
 /**
- * PGlite's default shared_buffers is 128 MB, most of which a small app never touches but a WASM heap never
- * gives back; 16 MB keeps a reopened instance at about 190–260 MiB RSS. Added to the defaults, since
- * `startParams` replaces them all.
+ * PGlite's defaults, except two. Its `-F` (fsync off) is dropped: with DurableNodeFS a commit is answered only once
+ * its WAL is on disk (docs/decisions/012-durable-pglite.md). Its default shared_buffers is 128 MB, most of which a
+ * small app never touches but a WASM heap never gives back; 16 MB keeps a reopened instance at about 190–260 MiB
+ * RSS. Spelled out from the defaults, since `startParams` replaces them all.
  */
-export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
+export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams.filter((param) => param !== "-F"), "-c", "shared_buffers=16MB"];
 
 /** A connection attempt to PostgreSQL gives up after this; a request never waits on a dead server for longer. */
 export const CONNECT_TIMEOUT_MS = 2_000;
@@ -56,11 +63,15 @@ async function openPglite(dir: string): Promise<OpenDatabase> {
   // PGlite creates the data folder itself but not its parents; the lock file goes inside it first.
   await mkdir(dataDir, { recursive: true });
   const lock = acquireDataDirLock(dataDir);
+  const fs = new DurableNodeFS(dataDir);
   let client: PGlite | undefined;
   try {
+    const fresh = !existsSync(path.join(dataDir, "PG_VERSION"));
     // An empty folder starts from the build's seed when there is one; migrations then apply anything newer.
     const seed = readPgliteSeed(dataDir);
-    client = await PGlite.create({ dataDir, startParams: PGLITE_START_PARAMS, ...(seed ? { loadDataDir: seed } : {}) });
+    client = await PGlite.create({ fs, startParams: PGLITE_START_PARAMS, ...(seed ? { loadDataDir: seed } : {}) });
+    // The files the seed (or initdb) wrote are not PostgreSQL's writes, and so not synced by it.
+    if (fresh) syncFolderTree(dataDir);
     await migratePgliteDatabase(client);
   } catch (error) {
     await client?.close().catch(() => {});
@@ -74,6 +85,17 @@ async function openPglite(dir: string): Promise<OpenDatabase> {
     where: dataDir,
     assertWritable: () => lock.assertHeld(),
     async close() {
+      try {
+        lock.assertHeld();
+      } catch (error) {
+        // Another process may own the folder now: a graceful close would write a shutdown checkpoint and the control
+        // file into its database. Abort instead: nothing more is written, as after a crash (the WAL this instance
+        // synced is replayed by whoever opens the folder next).
+        getLogger().error({ msg: `database: embedded database closed without a shutdown checkpoint (${(error as Error).name})` });
+        fs.abort();
+        lock.release();
+        return;
+      }
       try {
         await opened.close();
       } finally {
@@ -202,7 +224,8 @@ function startOpening(s: DatabaseState): void {
  * this instance waits for the migration lock, callers get SchemaNotReadyError (a 503 DATABASE_UNAVAILABLE) at once.
  * A failed open is forgotten, so the next caller tries again (PostgreSQL may be back), and PostgreSQL is also tried
  * again in the background. The embedded database is checked to be still this process's before it is handed out:
- * if its folder lock was lost, it is closed and the call fails (the next one opens it again, if the folder is free).
+ * if its folder lock was lost, it is closed without a shutdown checkpoint (see openPglite's close) and the call fails
+ * (the next one opens it again, if the folder is free).
  */
 export function getDatabase(): Promise<OpenDatabase> {
   const s = state();
