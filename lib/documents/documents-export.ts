@@ -49,81 +49,80 @@ export function csvCell(value: string | number | null): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-function csvRow(row: readonly (string | number | null)[]): string {
-  return `${row.map(csvCell).join(",")}\r\n`;
+/** A document's ten cells and the comma after them: the start of each of its rows, made once per document. */
+function csvFacts(doc: ExportedDocument): string {
+  const facts = [doc.itemId, doc.fileId, doc.subdocid, doc.name, doc.doctype, doc.status, doc.size, doc.md5, doc.createdAt, doc.removedAt];
+  return `${facts.map(csvCell).join(",")},`;
 }
 
-type DocumentFacts = (string | number | null)[];
-
-function factsOf(doc: ExportedDocument): DocumentFacts {
-  return [doc.itemId, doc.fileId, doc.subdocid, doc.name, doc.doctype, doc.status, doc.size, doc.md5, doc.createdAt, doc.removedAt];
-}
-
-function eventRow(facts: DocumentFacts, e: ExportedEvent): string {
-  return csvRow([...facts, e.type, e.at, e.device, e.requestId, Object.keys(e.details).length ? JSON.stringify(e.details) : null]);
+function csvEventCells(e: ExportedEvent): string {
+  const details = Object.keys(e.details).length ? JSON.stringify(e.details) : null;
+  return `${csvCell(e.type)},${csvCell(e.at)},${csvCell(e.device)},${csvCell(e.requestId)},${csvCell(details)}\r\n`;
 }
 
 /**
- * Pieces of text joined into chunks of at least `size` units (the last may be shorter): the response gets few
- * large writes instead of one per row, and no chunk holds more than `size` plus one piece.
+ * Text joined into chunks of at least `size` units: the response gets few large writes instead of one per row,
+ * no chunk holds more than `size` plus one piece, and the generators below yield (an await) once per chunk.
  */
-async function* chunked(pieces: AsyncIterable<string>, size = EXPORT_CHUNK_CHARS): AsyncGenerator<string> {
-  let parts: string[] = [];
-  let length = 0;
-  for await (const piece of pieces) {
-    parts.push(piece);
-    length += piece.length;
-    if (length >= size) {
-      yield parts.join("");
-      parts = [];
-      length = 0;
-    }
-  }
-  if (length > 0) yield parts.join("");
-}
+class ChunkBuffer {
+  private parts: string[] = [];
+  private length = 0;
 
-/** The CSV's rows of one batch of documents: their trails in one read when small, else each trail in keyset batches. */
-async function* csvBatchRows(source: ExportSource, userKey: string, batch: readonly ExportedDocument[], batchSize: number, batchEventsMax: number): AsyncGenerator<string> {
-  const events = await source.exportEventsOf(userKey, batch.map((d) => d.itemId), batchEventsMax);
-  const byItem = new Map<string, ExportedEvent[]>();
-  for (const e of events ?? []) {
-    const trail = byItem.get(e.itemId);
-    if (trail) trail.push(e);
-    else byItem.set(e.itemId, [e]);
-  }
-  for (const doc of batch) {
-    const facts = factsOf(doc);
-    let rows = 0;
-    if (events) {
-      for (const e of byItem.get(doc.itemId) ?? []) {
-        rows += 1;
-        yield eventRow(facts, e);
-      }
-    } else {
-      for await (const trail of source.exportTrailBatches(userKey, doc.itemId, batchSize)) {
-        for (const e of trail) {
-          rows += 1;
-          yield eventRow(facts, e);
-        }
-      }
-    }
-    if (rows === 0) yield csvRow([...facts, null, null, null, null, null]);
-  }
-}
+  constructor(private readonly size = EXPORT_CHUNK_CHARS) {}
 
-async function* csvPieces(source: ExportSource, userKey: string, batchSize: number, batchEventsMax: number): AsyncGenerator<string> {
-  yield `${BOM}${CSV_COLUMNS.join(",")}\r\n`;
-  for await (const batch of source.exportDocumentBatches(userKey, batchSize)) yield* csvBatchRows(source, userKey, batch, batchSize, batchEventsMax);
+  /** Adds a piece; true once the chunk is full and should be taken. */
+  add(piece: string): boolean {
+    this.parts.push(piece);
+    this.length += piece.length;
+    return this.length >= this.size;
+  }
+
+  take(): string {
+    const chunk = this.parts.join("");
+    this.parts = [];
+    this.length = 0;
+    return chunk;
+  }
+
+  get empty(): boolean {
+    return this.length === 0;
+  }
 }
 
 /**
  * The export as CSV, as it is read: a byte-order mark and the header, then one row per event with its document's
  * facts (a document without events gets one row), documents newest first, each one's events oldest first.
- * docs/documents.md says what each column means. Memory holds one batch of documents, at most
- * `batchEventsMax` events (or one trail batch) and one chunk, whatever the number of records or events.
+ * docs/documents.md says what each column means. A batch of documents has its trails read in one query when they
+ * hold at most `batchEventsMax` events, else each trail in keyset batches. Memory holds one batch of documents,
+ * at most `batchEventsMax` events (or one trail batch) and one chunk, whatever the number of records or events.
  */
-export function documentsExportCsv(source: ExportSource, userKey: string, batchSize = EXPORT_BATCH_SIZE, batchEventsMax = EXPORT_BATCH_EVENTS_MAX): AsyncGenerator<string> {
-  return chunked(csvPieces(source, userKey, batchSize, batchEventsMax));
+export async function* documentsExportCsv(source: ExportSource, userKey: string, batchSize = EXPORT_BATCH_SIZE, batchEventsMax = EXPORT_BATCH_EVENTS_MAX): AsyncGenerator<string> {
+  const out = new ChunkBuffer();
+  out.add(`${BOM}${CSV_COLUMNS.join(",")}\r\n`);
+  for await (const batch of source.exportDocumentBatches(userKey, batchSize)) {
+    const events = await source.exportEventsOf(userKey, batch.map((d) => d.itemId), batchEventsMax);
+    const byItem = new Map<string, ExportedEvent[]>();
+    for (const e of events ?? []) {
+      const trail = byItem.get(e.itemId);
+      if (trail) trail.push(e);
+      else byItem.set(e.itemId, [e]);
+    }
+    for (const doc of batch) {
+      const facts = csvFacts(doc);
+      const trails: AsyncIterable<readonly ExportedEvent[]> | Iterable<readonly ExportedEvent[]> = events
+        ? [byItem.get(doc.itemId) ?? []]
+        : source.exportTrailBatches(userKey, doc.itemId, batchSize);
+      let rows = 0;
+      for await (const trail of trails) {
+        for (const e of trail) {
+          rows += 1;
+          if (out.add(facts + csvEventCells(e))) yield out.take();
+        }
+      }
+      if (rows === 0 && out.add(`${facts},,,,\r\n`)) yield out.take();
+    }
+  }
+  if (!out.empty) yield out.take();
 }
 
 /** `JSON.stringify(value, null, 2)` as an element of an array nested two levels deep. */
@@ -131,31 +130,30 @@ function element(value: unknown, first: boolean): string {
   return `${first ? "" : ","}\n    ${JSON.stringify(value, null, 2).replace(/\n/g, "\n    ")}`;
 }
 
-async function* jsonArray(batches: AsyncIterable<readonly unknown[]>, open: string): AsyncGenerator<string> {
-  yield open;
-  let first = true;
-  for await (const batch of batches) {
-    for (const value of batch) {
-      yield element(value, first);
-      first = false;
-    }
-  }
-  yield first ? "]" : "\n  ]";
-}
-
-async function* jsonPieces(source: ExportSource, userKey: string, exportedAt: Date, batchSize: number): AsyncGenerator<string> {
-  yield* jsonArray(source.exportDocumentBatches(userKey, batchSize), `{\n  "exportedAt": ${JSON.stringify(exportedAt.toISOString())},\n  "documents": [`);
-  yield* jsonArray(source.exportEventBatches(userKey, batchSize), `,\n  "events": [`);
-  yield "\n}";
-}
-
 /**
  * The export as JSON, as it is read: `{ exportedAt, documents, events }`, the same text `JSON.stringify(…, null, 2)`
  * gives for the whole, documents newest first and events by document then time. Each record is written as it
  * comes, joined into chunks (never a whole batch as one string).
  */
-export function documentsExportJson(source: ExportSource, userKey: string, exportedAt: Date, batchSize = EXPORT_BATCH_SIZE): AsyncGenerator<string> {
-  return chunked(jsonPieces(source, userKey, exportedAt, batchSize));
+export async function* documentsExportJson(source: ExportSource, userKey: string, exportedAt: Date, batchSize = EXPORT_BATCH_SIZE): AsyncGenerator<string> {
+  const out = new ChunkBuffer();
+  const arrays: [string, AsyncIterable<readonly unknown[]>][] = [
+    [`{\n  "exportedAt": ${JSON.stringify(exportedAt.toISOString())},\n  "documents": [`, source.exportDocumentBatches(userKey, batchSize)],
+    [`,\n  "events": [`, source.exportEventBatches(userKey, batchSize)],
+  ];
+  for (const [open, batches] of arrays) {
+    out.add(open);
+    let first = true;
+    for await (const batch of batches) {
+      for (const value of batch) {
+        if (out.add(element(value, first))) yield out.take();
+        first = false;
+      }
+    }
+    out.add(first ? "]" : "\n  ]");
+  }
+  out.add("\n}");
+  yield out.take();
 }
 
 /**
