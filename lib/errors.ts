@@ -18,6 +18,7 @@ export type ErrorCode =
   | "SERVICE_UNAVAILABLE"
   | "DATABASE_UNAVAILABLE"
   | "DOCUMENT_NOT_FOUND"
+  | "EVENT_LIMIT_REACHED"
   | "SERVICE_TIMEOUT"
   | "BAD_UPSTREAM_RESPONSE"
   | "INTERNAL";
@@ -77,6 +78,16 @@ export function databaseUnavailableError(cause?: unknown): AppError {
 /** No document of the signed-in user has that id: never recorded, removed from the list, or someone else's. */
 export function documentNotFoundError(): AppError {
   return new AppError("DOCUMENT_NOT_FOUND", 404, "That document is not in your list.");
+}
+
+/**
+ * A report would take a document's audit trail past `max` events (lib/documents/document-records.ts). Sending it
+ * again cannot change that: the browser's outbox drops it (a 4xx) instead of retrying.
+ */
+export function eventLimitError(max: number): AppError {
+  return new AppError("EVENT_LIMIT_REACHED", 409, `This document's history is full: it keeps at most ${max} events.`, {
+    events: [`a document keeps at most ${max} events`],
+  });
 }
 
 /** Turns any thrown value into the JSON error shape; unexpected errors are logged with a request id and never leak internals. */

@@ -7,14 +7,17 @@
  *   - recording one event (POST /api/documents/{itemId}/events);
  *   - the export of the user's 10,000 documents (30,000 events) as JSON and as CSV, the slowest request answered
  *     while one export runs, and the RSS with 14 exports at once (8 JSON, 6 CSV) against the instance idle, on a
- *     fresh instance with the production heap cap (--max-old-space-size=192).
+ *     fresh instance with the production heap cap (--max-old-space-size=192);
+ *   - then 300 of those documents get full audit trails (1,000 events each, the cap: 300,000 more events), and a
+ *     fresh capped instance serves 6 exports at once (3 CSV, 3 JSON): time, peak RSS, the slowest /api/health;
+ *   - EXPLAIN (ANALYZE) of the export's second batch of documents and of events (keyset queries).
  * Also RSS of each instance after start and after the runs, and the first start with an empty DATABASE_DIR (from
  * the build's seed) against a start on PostgreSQL. Every figure is printed with its ratio to the baseline.
  *
  *   npm run bench:documents                   # 300 timed requests per figure
  *   npm run bench:documents -- --requests 100
  *
- * Ports (4710–4719, this area's): sandbox 4713–4715, PostgreSQL 4716, the app 4717.
+ * Ports (4710–4719, this area's): sandbox 4713–4715, PostgreSQL 4716, the app 4717; BENCH_DOCUMENTS_{AUTH,API,BLOB,DB,APP}_PORT move them.
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -31,10 +34,11 @@ import { percentile } from "../load/stats";
 import { openDatabase } from "@/lib/db/client";
 import { userKeyFor } from "@/lib/auth/user-key";
 import { DEFAULT_HEAP_CAP_MIB } from "../../scripts/lib/heap-cap";
+import { envPort } from "../../scripts/lib/env-port";
 
-const SANDBOX_PORTS = { authPort: 4713, apiPort: 4714, blobPort: 4715 };
-const POSTGRES_PORT = 4716;
-const APP_PORT = 4717;
+const SANDBOX_PORTS = { authPort: envPort("BENCH_DOCUMENTS_AUTH_PORT", 4713), apiPort: envPort("BENCH_DOCUMENTS_API_PORT", 4714), blobPort: envPort("BENCH_DOCUMENTS_BLOB_PORT", 4715) };
+const POSTGRES_PORT = envPort("BENCH_DOCUMENTS_DB_PORT", 4716);
+const APP_PORT = envPort("BENCH_DOCUMENTS_APP_PORT", 4717);
 const TOTAL_DOCUMENTS = 200_000;
 const USER_DOCUMENTS = 10_000;
 const OTHER_USERS = 1_900;
@@ -110,6 +114,35 @@ const SEED_STATEMENTS = (userKey: string) => [
   sql`analyze`,
 ];
 
+/** Per document of the first 300 of the user's: 997 more events, so that its trail holds 1,000 (the cap). */
+const HEAVY_DOCUMENTS = 300;
+const HEAVY_STATEMENTS = (userKey: string) => [
+  sql`
+    insert into document_events (user_key, item_id, event_id, type, at, request_id, device, details)
+    select user_key, item_id, md5('heavy' || i || item_id)::uuid, 'resumed', created_at + (2 + i) * interval '1 millisecond', 'req-' || i, 'Chrome 131 on Linux',
+           jsonb_build_object('mode', 'blocks', 'bytes', size)
+    from (select * from documents where user_key = ${userKey} order by created_at desc limit ${sql.raw(String(HEAVY_DOCUMENTS))}) d, generate_series(1, 997) i`,
+  sql`analyze`,
+];
+
+/**
+ * EXPLAIN (ANALYZE) of the export's keyset queries past their first batch, as the repository sends them
+ * (lib/documents/document-records.ts): documents newest first after the 500th, events by document then time after the 500th.
+ */
+async function exportPlans(userKey: string, execute: (statement: ReturnType<typeof sql>) => Promise<Record<string, unknown>[]>): Promise<string[]> {
+  const [doc] = await execute(sql`select created_at::text as at, item_id from documents where user_key = ${userKey} order by created_at desc nulls last, item_id desc nulls last offset 499 limit 1`);
+  const [event] = await execute(sql`select item_id, at::text as at, id from document_events where user_key = ${userKey} order by item_id, at, id offset 499 limit 1`);
+  const plans = [
+    sql`explain (analyze, costs off) select * from documents where user_key = ${userKey}
+        and (created_at, item_id) < (${doc!.at}::timestamptz, ${doc!.item_id}) order by created_at desc nulls last, item_id desc nulls last limit 500`,
+    sql`explain (analyze, costs off) select * from document_events where user_key = ${userKey}
+        and (item_id, at, id) > (${event!.item_id}, ${event!.at}::timestamptz, ${event!.id}) order by item_id, at, id limit 500`,
+  ];
+  const out: string[] = [];
+  for (const plan of plans) out.push((await execute(plan)).map((r) => Object.values(r)[0]).join("\n"));
+  return out;
+}
+
 /** The plan of the list's first page, as the repository asks for it: it should read documents_list_idx in order. */
 const LIST_PLAN = (userKey: string) => sql`
   explain select * from documents where user_key = ${userKey} and removed_at is null
@@ -147,6 +180,55 @@ async function seed(options: { url?: string; dir: string }, userKey: string): Pr
     if (!options.url) await database.close();
   }
   return performance.now() - started;
+}
+
+/** Runs statements on the backend: over a plain connection for PostgreSQL (the app's pool gives up after 5 s), else the folder's PGlite. */
+async function onDatabase<T>(options: { url?: string; dir: string }, work: (execute: (statement: ReturnType<typeof sql>) => Promise<Record<string, unknown>[]>) => Promise<T>): Promise<T> {
+  if (options.url) {
+    const client = new pg.Client({ connectionString: options.url });
+    await client.connect();
+    try {
+      const db = drizzle({ client });
+      return await work(async (statement) => (await db.execute(statement)).rows);
+    } finally {
+      await client.end();
+    }
+  }
+  const database = await openDatabase(options);
+  try {
+    return await work(async (statement) => ((await database.db.execute(statement)) as unknown as { rows: Record<string, unknown>[] }).rows);
+  } finally {
+    await database.close();
+  }
+}
+
+type HeavyFigures = { seconds: number; idleRss: number; peakRss: number; healthMaxMs: number; errors: number; mib: number };
+
+/** 6 exports at once (3 CSV, 3 JSON) while /api/health is asked every 100 ms; RSS sampled every 20 ms. */
+async function measureHeavyExports(pid: number, cookie: string): Promise<HeavyFigures> {
+  const idleRss = procStatusMiB(pid, "VmRSS");
+  let peakRss = idleRss;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, procStatusMiB(pid, "VmRSS"))), 20);
+  let exporting = true;
+  let healthMaxMs = 0;
+  const health = (async () => {
+    while (exporting) {
+      const started = performance.now();
+      await (await fetch(`http://127.0.0.1:${APP_PORT}/api/health`)).arrayBuffer();
+      healthMaxMs = Math.max(healthMaxMs, performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  const started = performance.now();
+  const runs = await Promise.all((["csv", "json", "csv", "json", "csv", "json"] as const).map((format) => exportOnce(cookie, format)));
+  const seconds = (performance.now() - started) / 1000;
+  exporting = false;
+  await health;
+  clearInterval(sampler);
+  const errors = runs.filter((r) => !r.ok).length;
+  const mib = runs.reduce((sum, r) => sum + r.bytes, 0) / 1024 / 1024;
+  console.log(`  6 exports at once of full trails: ${seconds.toFixed(1)} s, ${mib.toFixed(0)} MiB in all, RSS idle ${idleRss.toFixed(0)} MiB, peak ${peakRss.toFixed(0)} MiB, /api/health max ${healthMaxMs.toFixed(0)} ms${errors ? `, ${errors} errors` : ""}`);
+  return { seconds, idleRss, peakRss, healthMaxMs, errors, mib };
 }
 
 type ExportFigures = {
@@ -234,6 +316,7 @@ const postgres = await startPostgresServer(POSTGRES_PORT);
 const loadAverageBefore = os.loadavg();
 const results: BackendResult[] = [];
 const exportResults: (ExportFigures & { name: string })[] = [];
+const heavyResults: (HeavyFigures & { name: string })[] = [];
 const firstStarts: { name: string; readyMs: number; peakRss: number; rss: number }[] = [];
 try {
   const [tokens] = await signInTokens(sandbox, 1);
@@ -301,6 +384,18 @@ try {
     } finally {
       await capped.app.stop();
     }
+    const plans = await onDatabase(backend.options, async (execute) => {
+      for (const statement of HEAVY_STATEMENTS(userKey)) await execute(statement);
+      return exportPlans(userKey, execute);
+    });
+    for (const plan of plans) console.log(`${backend.name}: plan of an export batch past the first:\n${plan}`);
+    const heavy = await startApp(env, DEFAULT_HEAP_CAP_MIB);
+    try {
+      console.log(`${backend.name}: ${HEAVY_DOCUMENTS} documents with full trails (1,000 events), on an instance with --max-old-space-size=${DEFAULT_HEAP_CAP_MIB}`);
+      heavyResults.push({ name: backend.name, ...(await measureHeavyExports(heavy.app.child.pid!, cookie!)) });
+    } finally {
+      await heavy.app.stop();
+    }
   }
 
   // First start: an empty PGlite folder (loaded from the build's seed) against PostgreSQL (already migrated above).
@@ -344,6 +439,12 @@ console.log("|---|" + exportResults.map(() => "---|").join(""));
 console.log("| one export, JSON / CSV (median of 3) | " + exportResults.map((r) => `${(r.json.ms / 1000).toFixed(2)} s (${r.json.mib.toFixed(1)} MiB) / ${(r.csv.ms / 1000).toFixed(2)} s (${r.csv.mib.toFixed(1)} MiB)`).join(" | ") + " |");
 console.log("| slowest request answered during one export | " + exportResults.map((r) => `${r.slowestBesideExportMs.toFixed(0)} ms`).join(" | ") + " |");
 console.log("| 14 exports at once (8 JSON, 6 CSV): time, RSS idle → peak | " + exportResults.map((r) => `${(r.ms14 / 1000).toFixed(1)} s, ${r.idleRss.toFixed(0)} → ${r.peakRss14.toFixed(0)} MiB (${ratio(r.peakRss14, r.idleRss)})${r.errors14 ? `, ${r.errors14} errors` : ""}`).join(" | ") + " |");
+console.log(`\nThe same user after ${HEAVY_DOCUMENTS} of the documents got full trails (1,000 events each; 329,100 events in all), 6 exports at once (3 CSV, 3 JSON), --max-old-space-size=${DEFAULT_HEAP_CAP_MIB}:`);
+console.log("| figure | " + heavyResults.map((r) => r.name).join(" | ") + " |");
+console.log("|---|" + heavyResults.map(() => "---|").join(""));
+console.log("| time for all six, bytes in all | " + heavyResults.map((r) => `${r.seconds.toFixed(1)} s, ${r.mib.toFixed(0)} MiB${r.errors ? `, ${r.errors} errors` : ""}`).join(" | ") + " |");
+console.log("| RSS idle → peak | " + heavyResults.map((r) => `${r.idleRss.toFixed(0)} → ${r.peakRss.toFixed(0)} MiB (${ratio(r.peakRss, r.idleRss)})`).join(" | ") + " |");
+console.log("| slowest /api/health meanwhile (goal ≤ 2 s) | " + heavyResults.map((r) => `${r.healthMaxMs.toFixed(0)} ms`).join(" | ") + " |");
 console.log("\nFirst start (to /api/health 200):");
 const pgStart = firstStarts.find((s) => s.name === "PostgreSQL");
 for (const s of firstStarts) {

@@ -1,6 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { test, expect, type Browser, type BrowserContext } from "@playwright/test";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { test, expect, type Browser } from "@playwright/test";
 import pg from "pg";
 import { startPostgresServer, type RunningPostgres } from "../../scripts/lib/postgres-server";
 import { startAppInstance, startSandboxProcess, type SandboxUrls } from "../../scripts/lib/app-cluster";
@@ -11,9 +14,11 @@ import { signIn, users } from "../fixtures/users";
 import { sessionStoreDir } from "../session-store-scan";
 
 /**
- * One user with 10,000 documents (30,000 events) on PostgreSQL presses Export 14 times at once (8 JSON, 6 CSV),
- * against one production instance under the production heap cap. Built whole in memory, that killed the server
- * (heap out of memory); streamed in keyset batches, every file is complete and the server stays up.
+ * One user with 300 documents whose audit trails are full (1,000 events each, the cap: 300,000 events) presses
+ * Export six times at once (3 CSV, 3 JSON), against one production instance under the production heap cap, on
+ * PostgreSQL and on the embedded PGlite. With every trail of a batch read in one query and each CSV batch built as
+ * one string, this killed the server (heap out of memory) or cut the files; read in keyset batches and written in
+ * ~64 Ki chunks, every file is complete, the server stays up and /api/health answers throughout.
  */
 const PORTS = {
   postgres: envPort("EXPORT_E2E_DB_PORT", 4840),
@@ -22,116 +27,206 @@ const PORTS = {
   blob: envPort("EXPORT_E2E_BLOB_PORT", 4843),
   app: envPort("EXPORT_E2E_APP_PORT", 4844),
 };
-const SEEDED = 10_000;
-const EVENTS_PER_DOCUMENT = 3;
+const SEEDED = 300;
+/** DOCUMENT_EVENTS_MAX (lib/documents/document-records.ts): the most a trail can hold. */
+const EVENTS_PER_DOCUMENT = 1_000;
+const CSV_HEADER = "item_id,file_id,subdocid,name,doctype,status,size,md5,created_at,removed_at,event_type,event_at,device,request_id,details";
 
 test.describe.configure({ mode: "serial" });
 
-let postgres: RunningPostgres;
 let sandbox: RunningProcess & { urls: SandboxUrls };
-let app: RunningProcess & { url: string };
-let context: BrowserContext;
-let cookie: string;
+let postgres: RunningPostgres | undefined;
+const dirs: string[] = [];
+const appUrl = `http://localhost:${PORTS.app}`;
 
 function procStatusMiB(pid: number, field: "VmRSS" | "VmHWM"): number {
   const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith(`${field}:`));
   return Number(line?.match(/(\d+)/)?.[1] ?? 0) / 1024;
 }
 
-test.beforeAll(async ({ browser }: { browser: Browser }) => {
+/** The seed, one statement each (PostgreSQL 15 and PGlite alike): documents named in Japanese with a comma and quotes. */
+const SEED_SQL = [
+  `insert into documents (user_key, item_id, file_id, subdocid, container, name, doctype, size, md5, status, created_at, updated_at)
+   select d.user_key, md5('item' || g)::uuid::text, md5('file' || g)::uuid::text, 0, 'documents',
+          '契約書 ' || g || ', "draft".pdf', 'contract', 2147483648 + g, md5('x' || g), 'uploaded',
+          timestamptz '2026-01-01' + g * interval '1 second', timestamptz '2026-01-01' + g * interval '1 second'
+   from (select user_key from documents where item_id = $1) d, generate_series(1, ${SEEDED}) g`,
+  // Per document: created, upload_started, 997 resumes, uploaded.
+  `insert into document_events (user_key, item_id, event_id, type, at, request_id, device, details)
+   select user_key, item_id, md5(i || item_id)::uuid,
+          case when i = 0 then 'created' when i = 1 then 'upload_started' when i = ${EVENTS_PER_DOCUMENT - 1} then 'uploaded' else 'resumed' end,
+          created_at + i * interval '1 millisecond', 'req-' || i, 'Chrome 131 on Linux',
+          case when i = 0 then '{}'::jsonb else jsonb_build_object('mode', 'blocks', 'bytes', size, 'md5', md5, 'durationMs', 812) end
+   from documents, generate_series(0, ${EVENTS_PER_DOCUMENT - 1}) i
+   where item_id <> $1`,
+  "analyze",
+];
+
+test.beforeAll(async () => {
   test.setTimeout(120_000);
-  postgres = await startPostgresServer(PORTS.postgres);
-  const appUrl = `http://localhost:${PORTS.app}`;
   sandbox = await startSandboxProcess({ auth: PORTS.auth, api: PORTS.api, blob: PORTS.blob }, { appUrls: [appUrl] });
-  app = await startAppInstance({
+});
+
+test.afterAll(async () => {
+  await sandbox?.stop();
+  await postgres?.stop();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The app's error lines (level ≥ 50) and V8's fatal ones, kept to say why it died if it does: never printed otherwise. */
+const appErrors: string[] = [];
+
+const startApp = (env: Record<string, string>) =>
+  startAppInstance({
+    log: (line) => {
+      if (/"level":(50|60)|heap|FATAL|out of memory/i.test(line)) appErrors.push(line.slice(0, 500));
+    },
     port: PORTS.app,
     authUrl: appUrl,
     sandbox: sandbox.urls,
     authSecret: "export-e2e-only-auth-secret-0123456789abcdef0123",
     serverActionsKey: Buffer.alloc(32, 7).toString("base64"),
     heapCapMiB: DEFAULT_HEAP_CAP_MIB,
-    env: { DATABASE_URL: postgres.url, SESSION_STORE_DIR: sessionStoreDir(PORTS.app), SHUTDOWN_READINESS_DELAY_MS: "0" },
+    env: { SESSION_STORE_DIR: sessionStoreDir(PORTS.app), SHUTDOWN_READINESS_DELAY_MS: "0", LOG_LEVEL: "warn", ...env },
   });
-  context = await browser.newContext({ baseURL: app.url });
-  const page = await context.newPage();
-  await signIn(page, users.alice);
-  cookie = (await context.cookies(app.url)).map((c) => `${c.name}=${c.value}`).join("; ");
 
-  // One document through the app, so that the database holds Alice's user key; then 10,000 more in one statement.
-  const itemId = randomUUID();
-  const created = await fetch(`${app.url}/api/documents/${itemId}/events`, {
-    method: "POST",
-    headers: { cookie, origin: app.url, "content-type": "application/json" },
-    body: JSON.stringify({ events: [{ id: randomUUID(), type: "created", at: new Date().toISOString(), fileId: randomUUID(), subdocid: 0, name: "First contract", doctype: "contract" }] }),
-  });
-  expect(created.status).toBe(200);
-  const db = new pg.Client({ connectionString: postgres.url });
-  await db.connect();
+/** Signs Alice in and records one document through the app, so that the database holds her user key. */
+async function signInWithOneDocument(browser: Browser, app: { url: string }): Promise<{ cookie: string; itemId: string }> {
+  const context = await browser.newContext({ baseURL: app.url });
   try {
-    await db.query(
-      `insert into documents (user_key, item_id, file_id, subdocid, container, name, doctype, size, md5, status, created_at, updated_at)
-       select d.user_key, md5('item' || g)::uuid::text, md5('file' || g)::uuid::text, 0, 'documents',
-              '契約書 ' || g || ', "draft".pdf', 'contract', 1000 + g, md5('x' || g), 'uploaded',
-              timestamptz '2026-01-01' + g * interval '1 second', timestamptz '2026-01-01' + g * interval '1 second'
-       from (select user_key from documents where item_id = $1) d, generate_series(1, ${SEEDED}) g`,
-      [itemId],
-    );
-    await db.query(
-      `insert into document_events (user_key, item_id, event_id, type, at, request_id, device, details)
-       select user_key, item_id, md5(t || item_id)::uuid, t, created_at + (i * interval '1 second'), 'req-' || item_id, 'Chrome 131 on Linux',
-              case t when 'uploaded' then jsonb_build_object('mode', 'single', 'bytes', size, 'md5', md5, 'durationMs', 812) else '{}'::jsonb end
-       from documents, unnest(array['upload_started', 'uploaded']) with ordinality as e(t, i)
-       where item_id <> $1`,
-      [itemId],
-    );
-    await db.query(
-      `insert into document_events (user_key, item_id, event_id, type, at) select user_key, item_id, md5('created' || item_id)::uuid, 'created', created_at from documents where item_id <> $1`,
-      [itemId],
-    );
-    await db.query("analyze");
+    const page = await context.newPage();
+    await signIn(page, users.alice);
+    const cookie = (await context.cookies(app.url)).map((c) => `${c.name}=${c.value}`).join("; ");
+    const itemId = randomUUID();
+    const created = await fetch(`${app.url}/api/documents/${itemId}/events`, {
+      method: "POST",
+      headers: { cookie, origin: app.url, "content-type": "application/json" },
+      body: JSON.stringify({ events: [{ id: randomUUID(), type: "created", at: new Date().toISOString(), fileId: randomUUID(), subdocid: 0, name: "First contract", doctype: "contract" }] }),
+    });
+    expect(created.status).toBe(200);
+    return { cookie, itemId };
   } finally {
-    await db.end();
+    await context.close();
   }
-});
+}
 
-test.afterAll(async () => {
-  await context?.close();
-  await Promise.all([app?.stop(), sandbox?.stop()]);
-  await postgres?.stop();
-});
-
-test(`14 exports at once (8 JSON, 6 CSV) of 10,000 documents under --max-old-space-size=${DEFAULT_HEAP_CAP_MIB}: every file complete, the server still up`, async () => {
-  test.setTimeout(150_000);
-  const documents = SEEDED + 1;
-  const events = SEEDED * EVENTS_PER_DOCUMENT + 1;
-  const rssBefore = procStatusMiB(app.child.pid!, "VmRSS");
-  const formats = [...Array<string>(8).fill("json"), ...Array<string>(6).fill("csv")];
-  const files = await Promise.all(
-    formats.map(async (format) => {
-      const res = await fetch(`${app.url}/api/documents/export?format=${format}`, { headers: { cookie } });
-      return { format, status: res.status, body: await res.text() };
-    }),
-  );
-  for (const file of files) {
-    expect(file.status, `${file.format}: ${file.body.slice(0, 200)}`).toBe(200);
-    if (file.format === "json") {
-      const parsed = JSON.parse(file.body) as { documents: { itemId: string }[]; events: { itemId: string; type: string }[] };
-      expect(parsed.documents).toHaveLength(documents);
-      expect(new Set(parsed.documents.map((d) => d.itemId)).size).toBe(documents);
-      expect(parsed.events).toHaveLength(events);
-    } else {
-      // Response.text() drops the byte-order mark; the header, one line per event, and the final line break.
-      const lines = file.body.split("\r\n");
-      expect(lines[0]).toBe("item_id,file_id,subdocid,name,doctype,status,size,md5,created_at,removed_at,event_type,event_at,device,request_id,details");
-      expect(lines.at(-1)).toBe("");
-      expect(lines.length - 2).toBe(events);
-      expect(new Set(lines.slice(1, -1).map((line) => line.split(",")[0])).size).toBe(documents);
+/**
+ * Six exports at once while /api/health is asked every 100 ms; resolves each file's text and the slowest health
+ * answer. Each response body is read to its end (a cut connection rejects).
+ */
+async function exportSixAtOnce(app: { url: string }, cookie: string) {
+  let exporting = true;
+  let healthMaxMs = 0;
+  let healthFailures = 0;
+  let healthRequests = 0;
+  const health = (async () => {
+    while (exporting) {
+      const started = performance.now();
+      const res = await fetch(`${app.url}/api/health`).catch(() => null);
+      await res?.arrayBuffer();
+      healthRequests += 1;
+      if (res?.status !== 200) healthFailures += 1;
+      healthMaxMs = Math.max(healthMaxMs, performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
+  })();
+  const started = performance.now();
+  const formats = ["csv", "json", "csv", "json", "csv", "json"] as const;
+  try {
+    const files = await Promise.all(
+      formats.map(async (format) => {
+        const res = await fetch(`${app.url}/api/documents/export?format=${format}`, { headers: { cookie } });
+        return { format, status: res.status, body: await res.text() };
+      }),
+    );
+    return { files, healthMaxMs, healthFailures, healthRequests, seconds: (performance.now() - started) / 1000 };
+  } finally {
+    exporting = false;
+    await health;
   }
-  // Still up, and still the same process.
-  expect(app.child.exitCode).toBeNull();
-  expect((await fetch(`${app.url}/api/health`)).status).toBe(200);
-  expect((await fetch(`${app.url}/api/documents?limit=5`, { headers: { cookie } })).status).toBe(200);
-  const pid = app.child.pid!;
-  console.log(`export e2e: 14 exports complete; app RSS ${rssBefore.toFixed(0)} MiB before, peak ${procStatusMiB(pid, "VmHWM").toFixed(0)} MiB, ${procStatusMiB(pid, "VmRSS").toFixed(0)} MiB after`);
-});
+}
+
+for (const kind of ["PostgreSQL", "PGlite"] as const) {
+  test(`6 exports at once (3 CSV, 3 JSON) of ${SEEDED} documents × ${EVENTS_PER_DOCUMENT} events on ${kind} under --max-old-space-size=${DEFAULT_HEAP_CAP_MIB}: every file complete, the server up, /api/health answering`, async ({ browser }) => {
+    test.setTimeout(480_000);
+    let env: Record<string, string>;
+    let dataDir: string | undefined;
+    if (kind === "PostgreSQL") {
+      postgres = await startPostgresServer(PORTS.postgres);
+      env = { DATABASE_URL: postgres.url };
+    } else {
+      const dir = mkdtempSync(path.join(tmpdir(), "esign-export-e2e-"));
+      dirs.push(dir);
+      dataDir = path.join(dir, "db");
+      env = { DATABASE_URL: "", DATABASE_DIR: dataDir };
+    }
+    let app = await startApp(env);
+    try {
+      const { cookie, itemId } = await signInWithOneDocument(browser, app);
+      const seedStarted = performance.now();
+      if (postgres && kind === "PostgreSQL") {
+        const db = new pg.Client({ connectionString: postgres.url });
+        await db.connect();
+        try {
+          for (const statement of SEED_SQL) await db.query(statement, statement.includes("$1") ? [itemId] : []);
+        } finally {
+          await db.end();
+        }
+      } else {
+        // One process per PGlite folder (the app holds a lock): stop the app, seed the folder, start it again.
+        await app.stop();
+        const db = await PGlite.create({ dataDir: dataDir! });
+        try {
+          for (const statement of SEED_SQL) await db.query(statement, statement.includes("$1") ? [itemId] : []);
+        } finally {
+          await db.close();
+        }
+        app = await startApp(env);
+      }
+      console.log(`export e2e (${kind}): seeded ${SEEDED * EVENTS_PER_DOCUMENT} events in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
+
+      const pid = app.child.pid!;
+      const rssBefore = procStatusMiB(pid, "VmRSS");
+      const run = await exportSixAtOnce(app, cookie);
+      // Still up, and still the same process: asked before the files are parsed (that takes the test seconds).
+      const list = await fetch(`${app.url}/api/documents?limit=5`, { headers: { cookie } }).catch((error: unknown) => error);
+      expect(list instanceof Response ? list.status : `${String(list)}; exit ${app.child.exitCode}; ${appErrors.join(" | ")}`).toBe(200);
+      expect(app.child.exitCode).toBeNull();
+      expect(run.healthFailures).toBe(0);
+      expect(run.healthRequests).toBeGreaterThan(0);
+      // The goal is ≤ 2 s (docs/figures.md has the measured figure); asserted loosely, for machines 2.5× slower.
+      expect(run.healthMaxMs).toBeLessThan(10_000);
+      const documents = SEEDED + 1;
+      const events = SEEDED * EVENTS_PER_DOCUMENT + 1;
+      for (const file of run.files) {
+        expect(file.status, `${file.format}: ${file.body.slice(0, 200)}`).toBe(200);
+        if (file.format === "json") {
+          const parsed = JSON.parse(file.body) as { documents: { itemId: string }[]; events: { itemId: string; type: string }[] };
+          expect(parsed.documents).toHaveLength(documents);
+          expect(new Set(parsed.documents.map((d) => d.itemId)).size).toBe(documents);
+          expect(parsed.events).toHaveLength(events);
+          expect(parsed.events.filter((e) => e.type === "uploaded")).toHaveLength(SEEDED);
+        } else {
+          // Response.text() drops the byte-order mark; the header, one line per event, and the final line break.
+          const lines = file.body.split("\r\n");
+          expect(lines[0]).toBe(CSV_HEADER);
+          expect(lines.at(-1)).toBe("");
+          expect(lines.length - 2).toBe(events);
+          expect(new Set(lines.slice(1, -1).map((line) => line.slice(0, line.indexOf(",")))).size).toBe(documents);
+        }
+      }
+      expect(app.child.exitCode).toBeNull();
+      const sizes = run.files.map((f) => `${f.format} ${(Buffer.byteLength(f.body) / 2 ** 20).toFixed(0)} MiB`).join(", ");
+      console.log(
+        `export e2e (${kind}): 6 exports complete in ${run.seconds.toFixed(1)} s (${sizes}); /api/health max ${run.healthMaxMs.toFixed(0)} ms over ${run.healthRequests} requests; ` +
+          `app RSS ${rssBefore.toFixed(0)} MiB before, peak ${procStatusMiB(pid, "VmHWM").toFixed(0)} MiB, ${procStatusMiB(pid, "VmRSS").toFixed(0)} MiB after`,
+      );
+    } finally {
+      await app.stop();
+      if (kind === "PostgreSQL") {
+        await postgres?.stop();
+        postgres = undefined;
+      }
+    }
+  });
+}

@@ -46,6 +46,9 @@ export const documents = pgTable(
     index("documents_list_idx")
       .on(t.userKey, t.createdAt.desc(), t.itemId.desc())
       .where(sql`${t.removedAt} is null`),
+    // The export: all of one user's documents, removed ones included, newest first, read in keyset batches from
+    // the index in order (documents_list_idx leaves removed rows out, so it cannot serve it).
+    index("documents_export_idx").on(t.userKey, t.createdAt.desc(), t.itemId.desc()),
     // The retention sweep (DOCUMENT_RETENTION_DAYS) finds records untouched for that long across every user.
     index("documents_updated_idx").on(t.updatedAt),
     check("documents_status_check", sql`${t.status} in (${inList(DOCUMENT_STATUSES)})`),
@@ -78,7 +81,9 @@ export const documentEvents = pgTable(
     uniqueIndex("document_events_once_idx")
       .on(t.userKey, t.itemId, t.type)
       .where(sql`${t.type} in ('created', 'imported', 'removed')`),
-    index("document_events_trail_idx").on(t.userKey, t.itemId, t.at),
+    // A document's trail in time order, ties broken by id: the document page, the status fold and the export's
+    // keyset batches ((item_id, at, id) > last row's) read it in order.
+    index("document_events_trail_idx").on(t.userKey, t.itemId, t.at, t.id),
     check("document_events_type_check", sql`${t.type} in (${inList(DOCUMENT_EVENT_TYPES)})`),
   ],
 );

@@ -1,12 +1,12 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import { and, asc, desc, eq, ilike, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, eq, ilike, inArray, isNull, lt, sql } from "drizzle-orm";
 import { configuredDatabaseKind, getDatabase, type Database, type DatabaseKind, type OpenDatabase } from "@/lib/db/client";
 import { DatabaseQueryError, DatabaseUnavailableError, describeDatabaseFailure, isDatabaseUnavailable, sqlstateOf } from "@/lib/db/database-errors";
 import { documentEvents, documents, type DocumentEventType, type DocumentStatus } from "@/lib/db/schema";
 import { documentIdSchema, isStorableTime, type CreatedDocumentFacts, type DocumentEventInput, type DocumentListQuery, type ImportedDocument } from "@/lib/documents/document-record-input";
-import { AppError } from "@/lib/errors";
+import { AppError, eventLimitError } from "@/lib/errors";
 import { recordDatabaseOperation, type DatabaseOperation } from "@/lib/metrics/database";
 
 /** Who caused a write: kept with each event. `device` is the short text the session list shows ("Chrome 131 on macOS 15"). */
@@ -84,26 +84,42 @@ function toExportedEvent(row: EventRow): ExportedEvent {
   return { itemId: row.itemId, ...toEventRecord(row) };
 }
 
-/** An opaque page cursor: the last row's creation time and itemId, the list's sort key. */
+/** An opaque page cursor: the last row's creation time (the database's own text, to the microsecond) and itemId, the list's sort key. */
 export function encodeCursor(createdAt: string, itemId: string): string {
   return Buffer.from(JSON.stringify([createdAt, itemId])).toString("base64url");
 }
 
+/** UTC ISO 8601 with up to microseconds: the form the list's query writes (CURSOR_TIME) and an older cursor's `toISOString()`. */
+const CURSOR_TIME_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
+
+/**
+ * Whether a cursor's time is one the database takes as it is: the pattern, the years 1000–9999 (isStorableTime), and
+ * a real calendar date (Date.parse takes February 31 as March 3; PostgreSQL would refuse it with an error, a 500).
+ */
+function isCursorTime(value: string): boolean {
+  return CURSOR_TIME_PATTERN.test(value) && isStorableTime(value) && new Date(value).toISOString().slice(0, 19) === value.slice(0, 19);
+}
+
 /**
  * A cursor back into its sort key, or a 400 naming `cursor` when it is not one this app made: not base64url JSON,
- * a time outside the years 1000–9999 (isStorableTime), or an item id that is not a GUID.
+ * a time that is not UTC ISO 8601 in the years 1000–9999, or an item id that is not a GUID. The time is kept as
+ * text, microseconds and all: a JS Date would round it to the millisecond, and paging past rows that differ only in
+ * microseconds would skip or repeat them.
  */
 function decodeCursor(cursor: string): { createdAt: string; itemId: string } {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[0] === "string" && isStorableTime(parsed[0]) && documentIdSchema.safeParse(parsed[1]).success) {
-      return { createdAt: new Date(parsed[0]).toISOString(), itemId: parsed[1] as string };
+    if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[0] === "string" && isCursorTime(parsed[0]) && documentIdSchema.safeParse(parsed[1]).success) {
+      return { createdAt: parsed[0], itemId: parsed[1] as string };
     }
   } catch {
     // Falls through to the 400.
   }
   throw new AppError("VALIDATION_FAILED", 400, "The page link is not valid. Start again from the first page.", { cursor: ["is not a valid cursor"] });
 }
+
+/** A row's creation time as the database's own UTC text, to the microsecond: what the list's cursor carries. */
+const CURSOR_TIME = sql<string>`to_char(${documents.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -117,6 +133,13 @@ function detailsOf(event: DocumentEventInput): Record<string, unknown> {
   for (const key of ["id", "type", "at"]) delete details[key];
   return details;
 }
+
+/**
+ * The most events one document's audit trail keeps from reports. A real upload records a handful: created,
+ * upload_started, one `resumed` per resume, uploaded (a 2 GiB block upload paused and resumed 20 times records 24,
+ * docs/documents.md). The cap bounds what a script holding a session can make one document's trail (and its export) hold.
+ */
+export const DOCUMENT_EVENTS_MAX = 1_000;
 
 type FoldedState = { status: DocumentStatus; size?: number; md5?: string | null; replacedByItemId?: string };
 
@@ -277,6 +300,8 @@ export function documentRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
             .from(documentEvents)
             .where(and(eq(documentEvents.userKey, userKey), eq(documentEvents.itemId, itemId)))
             .orderBy(asc(documentEvents.at), asc(documentEvents.id));
+          // Past the cap the whole report is refused and rolled back: the outbox drops a 4xx instead of retrying it.
+          if (trail.length > DOCUMENT_EVENTS_MAX) throw eventLimitError(DOCUMENT_EVENTS_MAX);
           const state = foldDocumentState(trail);
           await tx
             .update(documents)
@@ -305,15 +330,15 @@ export function documentRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
           conditions.push(sql`(${documents.createdAt}, ${documents.itemId}) < (${after.createdAt}::timestamptz, ${after.itemId})`);
         }
         const rows = await db
-          .select()
+          .select({ row: documents, cursorAt: CURSOR_TIME })
           .from(documents)
           .where(and(...conditions))
           // Matches documents_list_idx (DESC NULLS LAST), so the page is read from the index in order.
           .orderBy(sql`${documents.createdAt} desc nulls last`, sql`${documents.itemId} desc nulls last`)
           .limit(query.limit + 1);
-        const page = rows.slice(0, query.limit).map(toDocumentRecord);
+        const page = rows.slice(0, query.limit);
         const last = page.at(-1);
-        return { documents: page, nextCursor: rows.length > query.limit && last ? encodeCursor(last.createdAt, last.itemId) : null };
+        return { documents: page.map(({ row }) => toDocumentRecord(row)), nextCursor: rows.length > query.limit && last ? encodeCursor(last.cursorAt, last.row.itemId) : null };
       });
     },
 
@@ -374,7 +399,9 @@ export function documentRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
             .select({ row: documents, cursorAt: sql<string>`${documents.createdAt}::text` })
             .from(documents)
             .where(and(eq(documents.userKey, userKey), after ? sql`(${documents.createdAt}, ${documents.itemId}) < (${after.at}::timestamptz, ${after.itemId})` : undefined))
-            .orderBy(desc(documents.createdAt), desc(documents.itemId))
+            // documents_export_idx's order (removed rows included): each batch reads its rows from the index, never
+            // re-sorting the user's documents.
+            .orderBy(sql`${documents.createdAt} desc nulls last`, sql`${documents.itemId} desc nulls last`)
             .limit(batchSize),
         );
         if (rows.length > 0) yield rows.map(({ row }) => ({ ...toDocumentRecord(row), removedAt: row.removedAt?.toISOString() ?? null }));
@@ -411,17 +438,48 @@ export function documentRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
       }
     },
 
-    /** The audit trails of some of the user's documents (one export batch's), by document then time. */
-    exportEventsOf(userKey: string, itemIds: readonly string[]): Promise<ExportedEvent[]> {
+    /**
+     * The audit trails of some of the user's documents (one export batch's), by document then time, if they hold at
+     * most `limit` events; null when they hold more (read each trail with exportTrailBatches instead). One query of
+     * at most `limit + 1` rows, so memory is bounded whatever the trails hold.
+     */
+    exportEventsOf(userKey: string, itemIds: readonly string[], limit: number): Promise<ExportedEvent[] | null> {
       if (itemIds.length === 0) return Promise.resolve([]);
       return run("export", async (db) => {
         const rows = await db
           .select()
           .from(documentEvents)
           .where(and(eq(documentEvents.userKey, userKey), inArray(documentEvents.itemId, [...itemIds])))
-          .orderBy(asc(documentEvents.itemId), asc(documentEvents.at), asc(documentEvents.id));
-        return rows.map(toExportedEvent);
+          .orderBy(asc(documentEvents.itemId), asc(documentEvents.at), asc(documentEvents.id))
+          .limit(limit + 1);
+        return rows.length > limit ? null : rows.map(toExportedEvent);
       });
+    },
+
+    /** One document's audit trail, oldest first, in keyset batches of `batchSize` (document_events_trail_idx's order). */
+    async *exportTrailBatches(userKey: string, itemId: string, batchSize: number): AsyncGenerator<ExportedEvent[]> {
+      let after: { at: string; id: number } | undefined;
+      for (;;) {
+        const rows = await run("export", (db) =>
+          db
+            .select({ row: documentEvents, cursorAt: sql<string>`${documentEvents.at}::text` })
+            .from(documentEvents)
+            .where(
+              and(
+                eq(documentEvents.userKey, userKey),
+                eq(documentEvents.itemId, itemId),
+                after ? sql`(${documentEvents.at}, ${documentEvents.id}) > (${after.at}::timestamptz, ${after.id})` : undefined,
+              ),
+            )
+            .orderBy(asc(documentEvents.at), asc(documentEvents.id))
+            .limit(batchSize),
+        );
+        if (rows.length > 0) yield rows.map(({ row }) => toExportedEvent(row));
+        const last = rows.at(-1);
+        if (!last || rows.length < batchSize) return;
+        after = { at: last.cursorAt, id: last.row.id };
+        await yieldToEventLoop();
+      }
     },
 
     /**

@@ -1,12 +1,21 @@
 import "server-only";
 import type { DocumentRecords, ExportedDocument, ExportedEvent } from "@/lib/documents/document-records";
 
-/** Rows read per query: ~0.5 MiB of JSON at most per batch, so memory does not grow with the number of records. */
+/** Rows read per query: documents, or events (≤ a few KiB each), so memory does not grow with the number of records. */
 export const EXPORT_BATCH_SIZE = 500;
+
+/**
+ * The most events a CSV batch's documents are read with in one query; a batch whose trails hold more has each
+ * document's trail read in keyset batches of EXPORT_BATCH_SIZE instead.
+ */
+export const EXPORT_BATCH_EVENTS_MAX = 2_000;
+
+/** Text is handed to the response in pieces of about this many UTF-16 units: rows are joined up to it, never a whole batch. */
+export const EXPORT_CHUNK_CHARS = 64 * 1024;
 
 export type ExportFormat = "csv" | "json";
 
-type ExportSource = Pick<DocumentRecords, "exportDocumentBatches" | "exportEventBatches" | "exportEventsOf">;
+type ExportSource = Pick<DocumentRecords, "exportDocumentBatches" | "exportEventBatches" | "exportEventsOf" | "exportTrailBatches">;
 
 const CSV_COLUMNS = [
   "item_id",
@@ -40,35 +49,80 @@ export function csvCell(value: string | number | null): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-function csvRows(batch: readonly ExportedDocument[], events: readonly ExportedEvent[]): string {
-  const byItem = new Map<string, ExportedEvent[]>();
-  for (const e of events) {
-    const trail = byItem.get(e.itemId);
-    if (trail) trail.push(e);
-    else byItem.set(e.itemId, [e]);
-  }
-  const rows: (string | number | null)[][] = [];
-  for (const doc of batch) {
-    const facts = [doc.itemId, doc.fileId, doc.subdocid, doc.name, doc.doctype, doc.status, doc.size, doc.md5, doc.createdAt, doc.removedAt];
-    const trail = byItem.get(doc.itemId) ?? [];
-    if (trail.length === 0) rows.push([...facts, null, null, null, null, null]);
-    for (const e of trail) rows.push([...facts, e.type, e.at, e.device, e.requestId, Object.keys(e.details).length ? JSON.stringify(e.details) : null]);
-  }
-  return rows.map((row) => `${row.map(csvCell).join(",")}\r\n`).join("");
+/** A document's ten cells and the comma after them: the start of each of its rows, made once per document. */
+function csvFacts(doc: ExportedDocument): string {
+  const facts = [doc.itemId, doc.fileId, doc.subdocid, doc.name, doc.doctype, doc.status, doc.size, doc.md5, doc.createdAt, doc.removedAt];
+  return `${facts.map(csvCell).join(",")},`;
+}
+
+function csvEventCells(e: ExportedEvent): string {
+  const details = Object.keys(e.details).length ? JSON.stringify(e.details) : null;
+  return `${csvCell(e.type)},${csvCell(e.at)},${csvCell(e.device)},${csvCell(e.requestId)},${csvCell(details)}\r\n`;
 }
 
 /**
- * The export as CSV, batch by batch: a byte-order mark and the header, then one row per event with its document's
- * facts (a document without events gets one row), documents newest first. docs/documents.md says what each column means.
+ * Text joined into chunks of at least `size` units: the response gets few large writes instead of one per row,
+ * no chunk holds more than `size` plus one piece, and the generators below yield (an await) once per chunk.
  */
-export async function* documentsExportCsv(source: ExportSource, userKey: string, batchSize = EXPORT_BATCH_SIZE): AsyncGenerator<string> {
-  let head = `${BOM}${CSV_COLUMNS.join(",")}\r\n`;
-  for await (const batch of source.exportDocumentBatches(userKey, batchSize)) {
-    const events = await source.exportEventsOf(userKey, batch.map((d) => d.itemId));
-    yield head + csvRows(batch, events);
-    head = "";
+class ChunkBuffer {
+  private parts: string[] = [];
+  private length = 0;
+
+  constructor(private readonly size = EXPORT_CHUNK_CHARS) {}
+
+  /** Adds a piece; true once the chunk is full and should be taken. */
+  add(piece: string): boolean {
+    this.parts.push(piece);
+    this.length += piece.length;
+    return this.length >= this.size;
   }
-  if (head) yield head;
+
+  take(): string {
+    const chunk = this.parts.join("");
+    this.parts = [];
+    this.length = 0;
+    return chunk;
+  }
+
+  get empty(): boolean {
+    return this.length === 0;
+  }
+}
+
+/**
+ * The export as CSV, as it is read: a byte-order mark and the header, then one row per event with its document's
+ * facts (a document without events gets one row), documents newest first, each one's events oldest first.
+ * docs/documents.md says what each column means. A batch of documents has its trails read in one query when they
+ * hold at most `batchEventsMax` events, else each trail in keyset batches. Memory holds one batch of documents,
+ * at most `batchEventsMax` events (or one trail batch) and one chunk, whatever the number of records or events.
+ */
+export async function* documentsExportCsv(source: ExportSource, userKey: string, batchSize = EXPORT_BATCH_SIZE, batchEventsMax = EXPORT_BATCH_EVENTS_MAX): AsyncGenerator<string> {
+  const out = new ChunkBuffer();
+  out.add(`${BOM}${CSV_COLUMNS.join(",")}\r\n`);
+  for await (const batch of source.exportDocumentBatches(userKey, batchSize)) {
+    const events = await source.exportEventsOf(userKey, batch.map((d) => d.itemId), batchEventsMax);
+    const byItem = new Map<string, ExportedEvent[]>();
+    for (const e of events ?? []) {
+      const trail = byItem.get(e.itemId);
+      if (trail) trail.push(e);
+      else byItem.set(e.itemId, [e]);
+    }
+    for (const doc of batch) {
+      const facts = csvFacts(doc);
+      const trails: AsyncIterable<readonly ExportedEvent[]> | Iterable<readonly ExportedEvent[]> = events
+        ? [byItem.get(doc.itemId) ?? []]
+        : source.exportTrailBatches(userKey, doc.itemId, batchSize);
+      let rows = 0;
+      for await (const trail of trails) {
+        for (const e of trail) {
+          rows += 1;
+          if (out.add(facts + csvEventCells(e))) yield out.take();
+        }
+      }
+      if (rows === 0 && out.add(`${facts},,,,\r\n`)) yield out.take();
+    }
+  }
+  if (!out.empty) yield out.take();
 }
 
 /** `JSON.stringify(value, null, 2)` as an element of an array nested two levels deep. */
@@ -76,23 +130,30 @@ function element(value: unknown, first: boolean): string {
   return `${first ? "" : ","}\n    ${JSON.stringify(value, null, 2).replace(/\n/g, "\n    ")}`;
 }
 
-async function* jsonArray(batches: AsyncIterable<readonly unknown[]>, open: string): AsyncGenerator<string> {
-  let head = open;
-  for await (const batch of batches) {
-    yield head + batch.map((value, i) => element(value, head === open && i === 0)).join("");
-    head = "";
-  }
-  yield head ? `${head}]` : "\n  ]";
-}
-
 /**
- * The export as JSON, batch by batch: `{ exportedAt, documents, events }`, the same text `JSON.stringify(…, null, 2)`
- * gives for the whole, documents newest first and events by document then time.
+ * The export as JSON, as it is read: `{ exportedAt, documents, events }`, the same text `JSON.stringify(…, null, 2)`
+ * gives for the whole, documents newest first and events by document then time. Each record is written as it
+ * comes, joined into chunks (never a whole batch as one string).
  */
 export async function* documentsExportJson(source: ExportSource, userKey: string, exportedAt: Date, batchSize = EXPORT_BATCH_SIZE): AsyncGenerator<string> {
-  yield* jsonArray(source.exportDocumentBatches(userKey, batchSize), `{\n  "exportedAt": ${JSON.stringify(exportedAt.toISOString())},\n  "documents": [`);
-  yield* jsonArray(source.exportEventBatches(userKey, batchSize), `,\n  "events": [`);
-  yield "\n}";
+  const out = new ChunkBuffer();
+  const arrays: [string, AsyncIterable<readonly unknown[]>][] = [
+    [`{\n  "exportedAt": ${JSON.stringify(exportedAt.toISOString())},\n  "documents": [`, source.exportDocumentBatches(userKey, batchSize)],
+    [`,\n  "events": [`, source.exportEventBatches(userKey, batchSize)],
+  ];
+  for (const [open, batches] of arrays) {
+    out.add(open);
+    let first = true;
+    for await (const batch of batches) {
+      for (const value of batch) {
+        if (out.add(element(value, first))) yield out.take();
+        first = false;
+      }
+    }
+    out.add(first ? "]" : "\n  ]");
+  }
+  out.add("\n}");
+  yield out.take();
 }
 
 /**
@@ -100,24 +161,42 @@ export async function* documentsExportJson(source: ExportSource, userKey: string
  * the last one (Next pipes a route's stream with backpressure), and a download the client abandons stops the reads.
  * The first chunk is read before this resolves, so a database that is down is still a 503 with a JSON body.
  * A failure later ends the download early (`onError`, then the connection is cut: the client sees it incomplete).
+ * `onEnd` is called once when the reads are over: the last chunk taken, a failure (the first read's too), or the
+ * download abandoned.
  */
-export async function exportByteStream(chunks: AsyncGenerator<string>, onError: (error: unknown) => void): Promise<ReadableStream<Uint8Array>> {
+export async function exportByteStream(chunks: AsyncGenerator<string>, onError: (error: unknown) => void, onEnd: () => void = () => undefined): Promise<ReadableStream<Uint8Array>> {
   const encoder = new TextEncoder();
-  let pending: IteratorResult<string> | undefined = await chunks.next();
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    onEnd();
+  };
+  let pending: IteratorResult<string> | undefined;
+  try {
+    pending = await chunks.next();
+  } catch (error) {
+    end();
+    throw error;
+  }
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         try {
           const next = pending ?? (await chunks.next());
           pending = undefined;
-          if (next.done) controller.close();
-          else controller.enqueue(encoder.encode(next.value));
+          if (next.done) {
+            end();
+            controller.close();
+          } else controller.enqueue(encoder.encode(next.value));
         } catch (error) {
+          end();
           onError(error);
           controller.error(error);
         }
       },
       async cancel() {
+        end();
         await chunks.return(undefined);
       },
     },

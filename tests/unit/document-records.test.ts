@@ -2,11 +2,11 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type OpenDatabase } from "@/lib/db/client";
 import { documentEventInputSchema, type DocumentEventInput, type ImportedDocument } from "@/lib/documents/document-record-input";
-import { documentRecordsFor, type DocumentRecords, type ExportedDocument, type ExportedEvent } from "@/lib/documents/document-records";
+import { DOCUMENT_EVENTS_MAX, documentRecordsFor, type DocumentRecords, type ExportedDocument, type ExportedEvent } from "@/lib/documents/document-records";
 import { startPostgresServer, type RunningPostgres } from "../../scripts/lib/postgres-server";
 
 // The same tests against both ways of running the database: PGlite in this process, and a real PostgreSQL (Debian's
@@ -69,6 +69,8 @@ describe.each(backends)("document records on %s", (_name, open) => {
   afterAll(async () => {
     await database?.close();
   });
+
+  const rowsOf = async <T,>(query: SQL): Promise<T[]> => ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
 
   it("records a creation once, whether the create route or the browser reports it, and re-reports change nothing", async () => {
     const user = newUser();
@@ -239,9 +241,71 @@ describe.each(backends)("document records on %s", (_name, open) => {
     const tied = ids.slice(2).sort().reverse();
     expect(exported.documents.map((d) => d.itemId)).toEqual([ids[0], ids[1], ...tied]);
     expect(exported.events.map((e) => [e.itemId, e.type])).toEqual([...ids].sort().flatMap((id) => [[id, "created"], [id, "upload_started"]]));
-    // The CSV's per-batch read of trails: only the named documents', by document then time.
-    const some = await records.exportEventsOf(user, [ids[3]!, ids[5]!]);
-    expect(some.map((e) => [e.itemId, e.type])).toEqual([ids[3]!, ids[5]!].sort().flatMap((id) => [[id, "created"], [id, "upload_started"]]));
+    // The CSV's per-batch read of trails: only the named documents', by document then time; null past its limit.
+    const some = await records.exportEventsOf(user, [ids[3]!, ids[5]!], 4);
+    expect(some?.map((e) => [e.itemId, e.type])).toEqual([ids[3]!, ids[5]!].sort().flatMap((id) => [[id, "created"], [id, "upload_started"]]));
+    expect(await records.exportEventsOf(user, [ids[3]!, ids[5]!], 3)).toBeNull();
+  });
+
+  it("reads one document's trail in keyset batches, oldest first, with events a microsecond apart and equal times", async () => {
+    const user = newUser();
+    const itemId = newId();
+    await records.recordEvents(user, itemId, [createdEvent(0), ...Array.from({ length: 6 }, () => ({ id: newId(), type: "resumed" as const, at: at(5), mode: "blocks" as const, bytes: 9 }))], ctx);
+    // Two events a microsecond later than the rest, which a JS Date cannot tell apart.
+    const [late1, late2] = await rowsOf<{ id: number }>(sql`select id from document_events where user_key = ${user} and type = 'resumed' order by id limit 2`);
+    await database.db.execute(sql`update document_events set at = at + interval '1 microsecond' where id in (${late1!.id}, ${late2!.id})`);
+    const read: string[] = [];
+    for await (const batch of records.exportTrailBatches(user, itemId, 2)) read.push(...batch.map((e) => e.eventId));
+    const expected = (await rowsOf<{ event_id: string }>(sql`select event_id from document_events where user_key = ${user} and item_id = ${itemId} order by at, id`)).map((r) => r.event_id);
+    expect(read).toHaveLength(7);
+    expect(read).toEqual(expected);
+    expect(read.slice(-2).sort()).toEqual(expected.slice(-2).sort());
+  });
+
+  it("pages the list without skipping or repeating rows whose creation times differ only in microseconds", async () => {
+    const user = newUser();
+    const ids = Array.from({ length: 25 }, () => newId());
+    for (const itemId of ids) await records.recordEvents(user, itemId, [createdEvent(0)], ctx);
+    // A restore or manual SQL: 25 documents within one millisecond, i microseconds apart (a JS Date rounds them all to one).
+    for (const [i, itemId] of ids.entries()) {
+      await database.db.execute(sql`update documents set created_at = timestamptz '2026-11-26 12:00:00.000100+00' + ${i} * interval '1 microsecond' where user_key = ${user} and item_id = ${itemId}`);
+    }
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await records.listDocuments(user, { limit: 4, ...(cursor ? { cursor } : {}) });
+      seen.push(...page.documents.map((d) => d.itemId));
+      cursor = page.nextCursor ?? undefined;
+      pages += 1;
+    } while (cursor && pages < 20);
+    expect(seen).toEqual([...ids].reverse());
+    // An older cursor (milliseconds, as toISOString writes them) still works; a February 31 is a 400, not a 500.
+    const legacy = Buffer.from(JSON.stringify(["2026-11-26T12:00:00.001Z", ids[0]])).toString("base64url");
+    expect((await records.listDocuments(user, { limit: 50, cursor: legacy })).documents).toHaveLength(25);
+    const impossible = Buffer.from(JSON.stringify(["2026-02-31T12:00:00.000001Z", ids[0]])).toString("base64url");
+    await expect(records.listDocuments(user, { limit: 10, cursor: impossible })).rejects.toMatchObject({ code: "VALIDATION_FAILED", status: 400 });
+  });
+
+  it(`keeps at most ${DOCUMENT_EVENTS_MAX} events per document and refuses a report past that with a 409 naming the limit`, async () => {
+    const user = newUser();
+    const itemId = newId();
+    const resumed = (n: number) => Array.from({ length: n }, (_, i) => ({ id: newId(), type: "resumed" as const, at: at(1 + (i % 50)), mode: "blocks" as const, bytes: 9 }));
+    await records.recordEvents(user, itemId, [createdEvent(0)], ctx);
+    // The cap less the "created" event, 50 a report as the browser sends them.
+    for (let left = DOCUMENT_EVENTS_MAX - 1; left > 0; left -= 50) await records.recordEvents(user, itemId, resumed(Math.min(50, left)), ctx);
+    const full = resumed(1);
+    await expect(records.recordEvents(user, itemId, full, ctx)).rejects.toMatchObject({
+      code: "EVENT_LIMIT_REACHED",
+      status: 409,
+      fields: { events: [`a document keeps at most ${DOCUMENT_EVENTS_MAX} events`] },
+    });
+    const count = async () => Number((await rowsOf<{ n: string }>(sql`select count(*) as n from document_events where user_key = ${user} and item_id = ${itemId}`))[0]!.n);
+    expect(await count()).toBe(DOCUMENT_EVENTS_MAX);
+    // A report already on record is still answered (nothing new), and removing the document still works.
+    const last = (await records.getDocument(user, itemId))!.events.at(-1)!;
+    expect(await records.recordEvents(user, itemId, [{ id: last.eventId, type: "resumed", at: last.at, mode: "blocks", bytes: 9 }], ctx)).toBe(0);
+    expect(await records.removeDocument(user, itemId, ctx)).toBe(true);
   });
 
   it("imports the browser's old list once, skipping documents already on record", async () => {

@@ -263,7 +263,43 @@ describe("the document-record routes", () => {
     expect(csv).toContain(`"'=HYPERLINK(""x"")"`);
     const json = await exportRoute.GET(request("/api/documents/export?format=json", { cookie: alice }), {});
     expect(json.headers.get("content-disposition")).toMatch(/\.json"$/);
+    await json.text();
     expect((await exportRoute.GET(request("/api/documents/export?format=xml", { cookie: alice }), {})).status).toBe(400);
+  });
+
+  it("run two of a user's exports at once and queue a third until one of them ends, while another user's starts at once", async () => {
+    const user = await signedInCookie(`carol-${randomUUID()}`, ORIGIN);
+    await report(user, randomUUID(), [created()]);
+    const get = (cookie: string, format = "json") => exportRoute.GET(request(`/api/documents/export?format=${format}`, { cookie }), {});
+    const [first, second] = await Promise.all([get(user), get(user, "csv")]);
+    let thirdStarted = false;
+    const third = get(user).then((res) => {
+      thirdStarted = true;
+      return res;
+    });
+    // Bob's export is not in Carol's line.
+    const bobs = await get(bob);
+    expect(bobs.status).toBe(200);
+    await bobs.text();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(thirdStarted).toBe(false);
+    // The first download ends: the third starts, and is complete.
+    expect(JSON.parse(await first.text()).documents).toHaveLength(1);
+    const json = JSON.parse(await (await third).text());
+    expect(json.documents).toHaveLength(1);
+    await second.body?.cancel();
+  });
+
+  it("answer a report that would take a document past 1,000 events with 409 EVENT_LIMIT_REACHED, naming the limit", async () => {
+    const itemId = randomUUID();
+    expect((await report(alice, itemId, [created()])).status).toBe(200);
+    const resumed = () => ({ id: randomUUID(), type: "resumed", at: new Date().toISOString(), mode: "blocks", bytes: 4096 });
+    for (let left = 999; left > 0; left -= 50) expect((await report(alice, itemId, Array.from({ length: Math.min(50, left) }, resumed))).status).toBe(200);
+    const full = await report(alice, itemId, [resumed()]);
+    expect(full.status).toBe(409);
+    expect(await full.json()).toEqual({
+      error: { code: "EVENT_LIMIT_REACHED", message: "This document's history is full: it keeps at most 1000 events.", fields: { events: ["a document keeps at most 1000 events"] } },
+    });
   });
 
   it("start the CSV with a UTF-8 byte-order mark, so a spreadsheet reads its names as UTF-8", async () => {
@@ -280,7 +316,12 @@ describe("the document-record routes", () => {
     // 01:00 UTC on the 27th is 20:00 on the 26th in New York.
     vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-11-27T01:00:00Z") });
     try {
-      const get = (format: string, cookie: string) => exportRoute.GET(request(`/api/documents/export?format=${format}`, { cookie }), {});
+      // Each download is abandoned once its headers are read: an export holds one of the user's slots until then.
+      const get = async (format: string, cookie: string) => {
+        const res = await exportRoute.GET(request(`/api/documents/export?format=${format}`, { cookie }), {});
+        await res.body?.cancel();
+        return res;
+      };
       for (const format of ["csv", "json"]) {
         expect((await get(format, `${alice}; tz=America%2FNew_York`)).headers.get("content-disposition")).toBe(`attachment; filename="documents-2026-11-26.${format}"`);
         expect((await get(format, `${alice}; tz=Asia%2FTokyo`)).headers.get("content-disposition")).toBe(`attachment; filename="documents-2026-11-27.${format}"`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ExportedDocument, ExportedEvent } from "@/lib/documents/document-records";
-import { documentsExportCsv, documentsExportJson, exportByteStream, exportFileName } from "@/lib/documents/documents-export";
+import { EXPORT_CHUNK_CHARS, documentsExportCsv, documentsExportJson, exportByteStream, exportFileName } from "@/lib/documents/documents-export";
 
 const doc = (i: number, overrides: Partial<ExportedDocument> = {}): ExportedDocument => ({
   itemId: `item-${i}`,
@@ -32,7 +32,7 @@ const event = (itemId: string, type: ExportedEvent["type"], details: Record<stri
 
 /** A stand-in for the repository, answering in batches as it does; counts the reads. */
 function source(documents: ExportedDocument[], events: ExportedEvent[]) {
-  const reads = { documents: 0, events: 0 };
+  const reads = { documents: 0, events: 0, trails: 0, batchEvents: 0 };
   async function* batches<T>(rows: T[], size: number, what: keyof typeof reads) {
     for (let i = 0; i < rows.length; i += size) {
       reads[what] += 1;
@@ -43,7 +43,17 @@ function source(documents: ExportedDocument[], events: ExportedEvent[]) {
     reads,
     exportDocumentBatches: (_userKey: string, size: number) => batches(documents, size, "documents"),
     exportEventBatches: (_userKey: string, size: number) => batches(events, size, "events"),
-    exportEventsOf: async (_userKey: string, itemIds: readonly string[]) => events.filter((e) => itemIds.includes(e.itemId)),
+    exportEventsOf: async (_userKey: string, itemIds: readonly string[], limit: number) => {
+      reads.batchEvents += 1;
+      const some = events.filter((e) => itemIds.includes(e.itemId));
+      return some.length > limit ? null : some;
+    },
+    exportTrailBatches: (_userKey: string, itemId: string, size: number) =>
+      batches(
+        events.filter((e) => e.itemId === itemId),
+        size,
+        "trails",
+      ),
   };
 }
 
@@ -111,6 +121,40 @@ describe("the streamed export", () => {
   });
 });
 
+describe("the streamed export of long trails", () => {
+  // 1,200 documents, 3 events each: every batch of 500 documents is ~200 KiB of JSON, several chunks.
+  const many = Array.from({ length: 1_200 }, (_, i) => doc(i, { itemId: `item-${String(i).padStart(4, "0")}` }));
+  const trails = many.flatMap((d) => [event(d.itemId, "created"), event(d.itemId, "upload_started", { mode: "blocks", bytes: 1 }), event(d.itemId, "uploaded", { mode: "blocks", bytes: 1 })]);
+
+  it("hands the response chunks of about 64 Ki characters, never a whole batch as one string, CSV and JSON alike", async () => {
+    const exportedAt = new Date("2026-11-27T01:00:00Z");
+    for (const chunks of [documentsExportJson(source(many, trails), "u", exportedAt), documentsExportCsv(source(many, trails), "u")]) {
+      const sizes: number[] = [];
+      let whole = "";
+      for await (const chunk of chunks) {
+        sizes.push(chunk.length);
+        whole += chunk;
+      }
+      expect(sizes.length).toBeGreaterThan(5);
+      // One record is well under 2 Ki characters: a chunk is cut at the first record past 64 Ki.
+      expect(Math.max(...sizes)).toBeLessThan(EXPORT_CHUNK_CHARS + 2048);
+      expect(whole.length).toBe(sizes.reduce((a, b) => a + b, 0));
+    }
+  });
+
+  it("reads each document's trail in keyset batches when a batch's trails hold more events than one read may, with the same rows", async () => {
+    const small = source(many, trails);
+    const expected = await text(documentsExportCsv(small, "u", 500, 2_000));
+    expect(small.reads.trails).toBe(0);
+    const capped = source(many, trails);
+    // At most 10 events per read of a batch's trails: every batch of 4 documents (12 events) reads each trail alone.
+    expect(await text(documentsExportCsv(capped, "u", 4, 10))).toBe(expected);
+    expect(capped.reads.batchEvents).toBe(300);
+    expect(capped.reads.trails).toBe(1_200);
+    expect(expected.split("\r\n").length - 2).toBe(trails.length);
+  });
+});
+
 describe("the export's byte stream", () => {
   it("reads a batch only when the reader asks for one, and stops reading when the download is abandoned", async () => {
     let produced = 0;
@@ -146,7 +190,29 @@ describe("the export's byte stream", () => {
     async function* chunks(): AsyncGenerator<string> {
       throw new Error("database could not be opened");
     }
-    await expect(exportByteStream(chunks(), () => {})).rejects.toThrow(/could not be opened/);
+    let ends = 0;
+    await expect(exportByteStream(chunks(), () => {}, () => (ends += 1))).rejects.toThrow(/could not be opened/);
+    expect(ends).toBe(1);
+  });
+
+  it("says once that the reads are over, whether the download completes, fails part-way or is abandoned", async () => {
+    async function* chunks(fail: boolean) {
+      yield "a";
+      yield "b";
+      if (fail) throw new Error("SQLSTATE 57014");
+    }
+    let ends = 0;
+    const onEnd = () => (ends += 1);
+    expect(await new Response(await exportByteStream(chunks(false), () => {}, onEnd)).text()).toBe("ab");
+    expect(ends).toBe(1);
+    await expect(new Response(await exportByteStream(chunks(true), () => {}, onEnd)).text()).rejects.toThrow(/57014/);
+    expect(ends).toBe(2);
+    const abandoned = (await exportByteStream(chunks(false), () => {}, onEnd)).getReader();
+    await abandoned.read();
+    expect(ends).toBe(2);
+    await abandoned.cancel();
+    await abandoned.cancel();
+    expect(ends).toBe(3);
   });
 });
 

@@ -408,4 +408,24 @@ describe("report delivery over HTTP", () => {
     fetchMock.mockResolvedValueOnce(new Response(JSON.stringify({ error: { code: "DATABASE_UNAVAILABLE", message: "down" } }), { status: 503 }));
     expect(await postReports("item-1", [report])).toBe("retry");
   });
+
+  it("drops the reports of a document whose trail is full (409 EVENT_LIMIT_REACHED) after one try each, never retrying them", async () => {
+    const full = { error: { code: "EVENT_LIMIT_REACHED", message: "full", fields: { events: ["a document keeps at most 1000 events"] } } };
+    const fetchMock = vi.fn(async () => new Response(JSON.stringify(full), { status: 409 }));
+    vi.stubGlobal("fetch", fetchMock);
+    const store = memoryStore();
+    const dropped: number[] = [];
+    const timers: unknown[] = [];
+    const outbox = new ReportOutbox("alice", store, postReports, { onDropped: (count) => dropped.push(count), setTimer: (run) => timers.push(run), clearTimer: () => {} });
+    outbox.report("item-1", { type: "resumed", mode: "blocks", bytes: 9 });
+    outbox.report("item-1", { type: "uploaded", mode: "blocks", bytes: 9, durationMs: 5 });
+    await outbox.flush();
+    await outbox.flush();
+    expect(dropped.reduce((a, b) => a + b, 0)).toBe(2);
+    expect(await outbox.waiting()).toEqual([]);
+    expect(store.entries.size).toBe(0);
+    // No retry is scheduled: the two reports cost at most one request each.
+    expect(timers).toEqual([]);
+    expect(fetchMock.mock.calls.length).toBeLessThanOrEqual(2);
+  });
 });

@@ -4,6 +4,7 @@ import { describeDatabaseError } from "@/lib/db/database-errors";
 import { documentRecords } from "@/lib/documents/document-records";
 import { withDocumentRecords } from "@/lib/documents/document-route-errors";
 import { documentsExportCsv, documentsExportJson, exportByteStream, exportFileName } from "@/lib/documents/documents-export";
+import { exportSlots } from "@/lib/documents/export-slots";
 import { requireDocumentUser } from "@/lib/documents/request-user";
 import { TIME_ZONE_COOKIE } from "@/lib/i18n/locales";
 import { resolveTimeZone } from "@/lib/i18n/resolve-locale";
@@ -18,16 +19,25 @@ const formatSchema = z.enum(["csv", "json"], { error: "format must be csv or jso
 /**
  * Downloads everything kept about the user's documents, removed ones included, with their audit trails:
  * `?format=csv` (one row per event, with a UTF-8 byte-order mark) or `?format=json`. Streamed in keyset batches
- * (lib/documents/documents-export.ts), named by the user's own date.
+ * (lib/documents/documents-export.ts), named by the user's own date. At most EXPORTS_PER_USER of one user's exports
+ * run at once in this process (lib/documents/export-slots.ts); the rest wait in line.
  */
 export const GET = withErrorHandling(async (req) => {
   const { userKey } = await requireDocumentUser(req);
   const format = formatSchema.parse(req.nextUrl.searchParams.get("format") ?? "json");
+  // Beyond EXPORTS_PER_USER of this user's exports, this one waits its turn (the download starts late, never refused).
+  const release = await exportSlots.acquire(userKey, req.signal);
+  // The client went away while waiting: nobody reads this answer.
+  if (!release) return new NextResponse(null, { status: 204 });
   const now = new Date();
   const requestId = currentRequestId();
   const chunks = format === "csv" ? documentsExportCsv(documentRecords, userKey) : documentsExportJson(documentRecords, userKey, now);
   const body = await withDocumentRecords(() =>
-    exportByteStream(chunks, (error) => getLogger().error({ msg: `document export stopped part-way: ${describeDatabaseError(error)}`, requestId, code: "EXPORT_INCOMPLETE" })),
+    exportByteStream(
+      chunks,
+      (error) => getLogger().error({ msg: `document export stopped part-way: ${describeDatabaseError(error)}`, requestId, code: "EXPORT_INCOMPLETE" }),
+      release,
+    ),
   );
   return new NextResponse(body, {
     headers: {
