@@ -10,6 +10,8 @@ export class ApiError extends Error {
     message: string,
     readonly requestId?: string,
     readonly fields?: Record<string, string[]>,
+    /** A 429's wait in seconds (its Retry-After), so the caller can come back when the budget allows. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = "ApiError";
@@ -36,6 +38,8 @@ export async function fetchJson<T>(input: string, init?: RequestInit): Promise<T
   const body: unknown = await response.json().catch(() => null);
   if (response.ok) return body as T;
   const error = (body as Partial<ErrorBody> | null)?.error;
-  if (error?.code) throw new ApiError(response.status, error.code, error.message, error.requestId, error.fields);
+  const retryAfter = Number(response.headers.get("retry-after") ?? Number.NaN);
+  const retryAfterSeconds = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined;
+  if (error?.code) throw new ApiError(response.status, error.code, error.message, error.requestId, error.fields, retryAfterSeconds);
   throw new ApiError(response.status, "INTERNAL", `The app's server answered ${response.status}. Please try again.`);
 }

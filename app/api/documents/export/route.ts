@@ -9,6 +9,7 @@ import { TIME_ZONE_COOKIE } from "@/lib/i18n/locales";
 import { resolveTimeZone } from "@/lib/i18n/resolve-locale";
 import { getLogger } from "@/lib/logging/logger";
 import { currentRequestId } from "@/lib/logging/request-context";
+import { spendBudget } from "@/lib/rate-limit/budgets";
 import { withErrorHandling } from "@/lib/route-handler";
 
 export const dynamic = "force-dynamic";
@@ -22,6 +23,7 @@ const formatSchema = z.enum(["csv", "json"], { error: "format must be csv or jso
  */
 export const GET = withErrorHandling(async (req) => {
   const { userKey } = await requireDocumentUser(req);
+  await spendBudget("documents-export", userKey);
   const format = formatSchema.parse(req.nextUrl.searchParams.get("format") ?? "json");
   const now = new Date();
   const requestId = currentRequestId();
