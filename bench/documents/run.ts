@@ -31,6 +31,7 @@ import { percentile } from "../load/stats";
 import { openDatabase } from "@/lib/db/client";
 import { userKeyFor } from "@/lib/auth/user-key";
 import { DEFAULT_HEAP_CAP_MIB } from "../../scripts/lib/heap-cap";
+import { UNLIMITED_BUDGETS } from "../../scripts/lib/unlimited-budgets";
 
 const SANDBOX_PORTS = { authPort: 4713, apiPort: 4714, blobPort: 4715 };
 const POSTGRES_PORT = 4716;
@@ -247,6 +248,8 @@ try {
     AUTH_SECRET: authSecret,
     AUTH_URL: `http://localhost:${APP_PORT}`,
     SESSION_STORE_DIR: mkdtempSync(path.join(work, "sessions-")),
+    // The records' cost, not budgets, is measured here: one user sends hundreds of requests of each kind.
+    ...UNLIMITED_BUDGETS,
     ...database,
   });
 
