@@ -7,6 +7,7 @@ import { sessionStoreDir } from "./e2e/session-store-scan";
 import { databaseDir } from "./e2e/database-scan";
 import { APP_SECRET, DEV_APP_SECRET } from "./e2e/secrets";
 import { deployUrls } from "./e2e/deploy/origins";
+import { UNLIMITED_BUDGETS } from "./scripts/lib/unlimited-budgets";
 
 
 mkdirSync(SERVER_LOG_DIR, { recursive: true });
@@ -40,6 +41,10 @@ function slotServers(slot: number): WebServer[] {
     ESIGN_STORAGE_ORIGINS: slotUrl.blob,
     // Short, so the timeout tests do not wait long.
     ESIGN_REQUEST_TIMEOUT_MS: "3000",
+    // Every budget far above the suite's own traffic: a whole run signs in from 127.0.0.1 dozens of times and
+    // creates documents by the hundred as alice within one window, which is what the defaults are there to stop.
+    // The budgets are tested on servers of their own (e2e/documents/rate-limits.spec.ts) and in Vitest.
+    ...UNLIMITED_BUDGETS,
   };
   return [
     {

@@ -1,5 +1,9 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { userKeyFor } from "@/lib/auth/user-key";
 import { getConfig } from "@/lib/env";
+import { recordRateLimited } from "@/lib/metrics/rate-limits";
+import { getRateLimiter } from "@/lib/rate-limit/budgets";
+import { tooManyRequestsPage } from "@/lib/rate-limit/too-many-requests-page";
 import { clearSessionCookie, cookieHeaderWithSession, encodeSessionToken, readSessionTokenState, setSessionCookie } from "@/lib/auth/session-cookie";
 import { buildContentSecurityPolicy, createNonce } from "@/lib/security/content-security-policy";
 import { resolveSession, SESSION_REFRESHED_HEADER } from "@/lib/session/current-session";
@@ -15,6 +19,8 @@ import { sessionStoreUnavailableResponse } from "@/lib/session/unavailable-respo
  * 2. Re-encrypts a cookie only a previous AUTH_SECRET opens under the current one (rotation).
  * 3. Sets a Content-Security-Policy with a per-request nonce; Next reads it from the request headers
  *    and puts the nonce on its own scripts.
+ * 4. Spends the user's "document-page" budget for a document's page, and answers 429 once it is spent: a page
+ *    cannot set its own status, and here the page's database read has not happened yet.
  */
 export async function proxy(req: NextRequest) {
   const config = getConfig();
@@ -35,6 +41,16 @@ export async function proxy(req: NextRequest) {
     return res;
   }
 
+  if (state?.status === "active" && req.method === "GET" && DOCUMENT_PAGE.test(req.nextUrl.pathname) && !req.headers.has("next-router-prefetch")) {
+    const decision = await getRateLimiter().consume("document-page", userKeyFor(config.issuer, state.record.subject));
+    if (!decision.allowed) {
+      recordRateLimited("/documents/:itemId", "document-page");
+      const res = await tooManyRequestsPage(req, decision);
+      res.headers.set("content-security-policy", csp);
+      return res;
+    }
+  }
+
   const headers = new Headers(req.headers);
   headers.set("content-security-policy", csp);
   headers.set(SESSION_REFRESHED_HEADER, "1");
@@ -49,6 +65,12 @@ export async function proxy(req: NextRequest) {
   else if (reEncrypted) setSessionCookie(req, res, reEncrypted);
   return res;
 }
+
+/**
+ * A document's page. Link prefetches (`next-router-prefetch`) are not counted: the list links every document it shows,
+ * and a prefetch of this dynamic page renders no page segment, so it reads no record.
+ */
+const DOCUMENT_PAGE = /^\/documents\/[^/]+$/;
 
 export const config = {
   // Auth.js's own routes read the session through their jwt callback. Health probes carry no session and

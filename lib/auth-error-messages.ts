@@ -10,6 +10,7 @@ const KNOWN_CODES = [
   "CallbackRouteError",
   "LinkExpired",
   "Configuration",
+  "TooManySignIns",
 ] as const;
 
 export type AuthErrorKey = (typeof KNOWN_CODES)[number] | "Default";

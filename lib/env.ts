@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { parseBrand, type Brand } from "@/lib/brand/brand";
 import { LOCALE_CODES, type Locale } from "@/lib/i18n/locales";
+import { parseRateLimitConfig, type RateLimitConfig } from "@/lib/rate-limit/rate-limit-config";
 
 /** Where the sandbox listens when nothing is configured (see docs/sandbox.md). */
 export const SANDBOX_DEFAULTS = {
@@ -245,6 +246,8 @@ export type AppConfig = {
    * the embedded PGlite in `dir` (one instance only). `retentionDays` undefined keeps records.
    */
   database: { url: string | undefined; dir: string; retentionDays: number | undefined };
+  /** Budgets per user and per client address (RATE_LIMIT_*), and the proxies whose X-Forwarded-For is believed. */
+  rateLimits: RateLimitConfig;
 };
 
 export class ConfigError extends Error {
@@ -258,7 +261,13 @@ export class ConfigError extends Error {
 export function parseConfig(source: Record<string, string | undefined>): AppConfig {
   const parsed = schema.safeParse(source);
   const { brand, problems: brandProblems } = parseBrand(source);
-  const problems = [...(parsed.success ? [] : parsed.error.issues.map((i) => i.message)), ...crossKeyProblems(source), ...brandProblems];
+  const { config: rateLimits, problems: rateLimitProblems } = parseRateLimitConfig(source);
+  const problems = [
+    ...(parsed.success ? [] : parsed.error.issues.map((i) => i.message)),
+    ...crossKeyProblems(source),
+    ...brandProblems,
+    ...rateLimitProblems,
+  ];
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const env = parsed.data;
   // ESIGN_USE_SANDBOX lets tests and demos point at a sandbox on other ports and keep its demo client.
@@ -296,6 +305,7 @@ export function parseConfig(source: Record<string, string | undefined>): AppConf
     brand,
     defaultLocale: env.APP_DEFAULT_LOCALE,
     database: databaseConfigOf(env),
+    rateLimits,
   };
 }
 

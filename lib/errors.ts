@@ -19,13 +19,27 @@ export type ErrorCode =
   | "DATABASE_UNAVAILABLE"
   | "DOCUMENT_NOT_FOUND"
   | "EVENT_LIMIT_REACHED"
+  | "RATE_LIMITED"
+  | "SERVICE_RATE_LIMITED"
   | "SERVICE_TIMEOUT"
   | "BAD_UPSTREAM_RESPONSE"
   | "INTERNAL";
 
 export type ErrorBody = {
-  error: { code: ErrorCode; message: string; requestId?: string; fields?: Record<string, string[]> };
+  error: {
+    code: ErrorCode;
+    message: string;
+    requestId?: string;
+    fields?: Record<string, string[]>;
+    /** A 429's budget: one of the app's (lib/rate-limit/policies.ts), or `service` for the service's own. */
+    limit?: string;
+    /** A 429's wait, as in its Retry-After header. */
+    retryAfterSeconds?: number;
+  };
 };
+
+/** What a 429 carries besides its code: which budget, how long to wait, and its response headers. */
+export type RateLimitDetails = { limit: string; retryAfterSeconds: number; headers: Record<string, string> };
 
 export class AppError extends Error {
   constructor(
@@ -33,11 +47,14 @@ export class AppError extends Error {
     readonly status: number,
     readonly userMessage: string,
     readonly fields?: Record<string, string[]>,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; rateLimit?: RateLimitDetails },
   ) {
     super(userMessage, options);
     this.name = "AppError";
+    this.rateLimit = options?.rateLimit;
   }
+
+  readonly rateLimit?: RateLimitDetails;
 }
 
 /** The session can no longer call the service (refresh refused, no refresh token, or the service said 401). */
@@ -102,7 +119,8 @@ export function toErrorResponse(error: unknown, requestId: string = currentReque
     const body: ErrorBody = { error: { code: error.code, message: error.userMessage } };
     if (error.fields) body.error.fields = error.fields;
     if (error.status >= 500) body.error.requestId = requestId;
-    return NextResponse.json(body, { status: error.status, headers: { "x-request-id": requestId } });
+    if (error.rateLimit) Object.assign(body.error, { limit: error.rateLimit.limit, retryAfterSeconds: error.rateLimit.retryAfterSeconds });
+    return NextResponse.json(body, { status: error.status, headers: { ...error.rateLimit?.headers, "x-request-id": requestId } });
   }
   getLogger().error({ msg: `unexpected error: ${describeCause(error)}`, requestId, code: "INTERNAL" });
   return NextResponse.json(

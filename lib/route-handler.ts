@@ -1,6 +1,8 @@
 import "server-only";
 import type { NextRequest, NextResponse } from "next/server";
 import { AppError, sessionStoreUnavailableError, toErrorResponse } from "@/lib/errors";
+import { routeLabel } from "@/lib/metrics/http-requests";
+import { recordRateLimited } from "@/lib/metrics/rate-limits";
 import { isSessionStoreUnavailable } from "@/lib/session/session-store";
 import { assertSameOrigin } from "@/lib/security/same-origin";
 
@@ -8,7 +10,8 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
  * Runs a route handler body: refuses cross-site state-changing requests first, then turns anything
- * the body throws into the JSON error shape (an unreachable session store into its 503).
+ * the body throws into the JSON error shape (an unreachable session store into its 503). Each 429 — a budget of
+ * ours spent, or the service's own — is counted by route and budget.
  */
 export function withErrorHandling<C>(handler: (req: NextRequest, context: C) => Promise<NextResponse>) {
   return async (req: NextRequest, context: C): Promise<NextResponse> => {
@@ -16,6 +19,7 @@ export function withErrorHandling<C>(handler: (req: NextRequest, context: C) => 
       if (!SAFE_METHODS.has(req.method)) assertSameOrigin(req);
       return await handler(req, context);
     } catch (error) {
+      if (error instanceof AppError && error.rateLimit) recordRateLimited(routeLabel(req.nextUrl.pathname), error.rateLimit.limit);
       return toErrorResponse(isSessionStoreUnavailable(error) ? sessionStoreUnavailableError(error) : error);
     }
   };

@@ -163,7 +163,9 @@ async function applyFault(deps: ApiDeps, operation: Operation, req: IncomingMess
     return true;
   }
   const status = fault.status ?? 503;
-  deps.style.sendError(res, status, status >= 500 ? "server_error" : "invalid_request", `sandbox fault: status ${status}`);
+  const code = status === 429 ? "too_many_requests" : status >= 500 ? "server_error" : "invalid_request";
+  const headers: Record<string, string> = fault.retryAfterSeconds === undefined ? {} : { "retry-after": String(fault.retryAfterSeconds) };
+  deps.style.sendError(res, status, code, `sandbox fault: status ${status}`, headers);
   return true;
 }
 

@@ -27,12 +27,17 @@ export const faultInputSchema = z.discriminatedUnion("target", [
       delayMs: z.number().int().min(1).max(120_000).optional(),
       hang: z.literal(true).optional(),
       malformed: z.literal(true).optional(),
+      // The service's own rate limit: `status: 429` with the Retry-After it sends (seconds).
+      retryAfterSeconds: z.number().int().min(0).max(86_400).optional(),
     })
     .strict()
     .refine(
       (fault) => [fault.status, fault.delayMs, fault.hang, fault.malformed].filter((v) => v !== undefined).length === 1,
       { message: "an api fault needs exactly one of status, delayMs, hang or malformed" },
-    ),
+    )
+    .refine((fault) => fault.retryAfterSeconds === undefined || fault.status !== undefined, {
+      message: "retryAfterSeconds goes with a status (429 or 503)",
+    }),
   z
     .object({
       target: z.literal("jwks"),

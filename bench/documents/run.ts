@@ -35,6 +35,7 @@ import { openDatabase } from "@/lib/db/client";
 import { userKeyFor } from "@/lib/auth/user-key";
 import { DEFAULT_HEAP_CAP_MIB } from "../../scripts/lib/heap-cap";
 import { envPort } from "../../scripts/lib/env-port";
+import { UNLIMITED_BUDGETS } from "../../scripts/lib/unlimited-budgets";
 
 const SANDBOX_PORTS = { authPort: envPort("BENCH_DOCUMENTS_AUTH_PORT", 4713), apiPort: envPort("BENCH_DOCUMENTS_API_PORT", 4714), blobPort: envPort("BENCH_DOCUMENTS_BLOB_PORT", 4715) };
 const POSTGRES_PORT = envPort("BENCH_DOCUMENTS_DB_PORT", 4716);
@@ -330,6 +331,8 @@ try {
     AUTH_SECRET: authSecret,
     AUTH_URL: `http://localhost:${APP_PORT}`,
     SESSION_STORE_DIR: mkdtempSync(path.join(work, "sessions-")),
+    // The records' cost, not budgets, is measured here: one user sends hundreds of requests of each kind.
+    ...UNLIMITED_BUDGETS,
     ...database,
   });
 

@@ -16,6 +16,7 @@ import { standaloneBuild } from "./builds";
 import { runLoad } from "./load";
 import { signInTokens, storedSessionCookies } from "./sessions";
 import { summarize, type PhaseResult, type PhaseSummary } from "./stats";
+import { UNLIMITED_BUDGETS } from "../../scripts/lib/unlimited-budgets";
 
 const SANDBOX_PORTS = { authPort: 4500, apiPort: 4501, blobPort: 4502 };
 const OTLP_PORT = 4503;
@@ -61,6 +62,8 @@ try {
     AUTH_URL: `http://localhost:${port}`,
     // Each instance its own embedded session store, with the same sessions written in before it starts.
     SESSION_STORE_DIR: storeDirs[port === OFF_PORT ? 0 : 1]!,
+    // Load, not budgets, is measured here: one session sends thousands of requests.
+    ...UNLIMITED_BUDGETS,
   });
   const offEnv = { ...env(OFF_PORT), METRICS_PORT: "", OTEL_EXPORTER_OTLP_ENDPOINT: "" };
   const onEnv = {

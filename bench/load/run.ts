@@ -19,6 +19,7 @@ import { parseArgs } from "node:util";
 import { startSandbox } from "../../sandbox/index";
 import { startRedisServer } from "../../scripts/lib/redis-server";
 import { startStandaloneApp, type StandaloneApp } from "../../scripts/lib/standalone-app";
+import { UNLIMITED_BUDGETS } from "../../scripts/lib/unlimited-budgets";
 import { builtCheckout, checkoutCommit, standaloneBuild } from "./builds";
 import { runLoad } from "./load";
 import { signInTokens, storedSessionCookies, tokenCookies } from "./sessions";
@@ -79,6 +80,8 @@ try {
     // As the app's sandbox default: the loopback address, not "localhost" (resolved per connection).
     ESIGN_API_URL: `http://127.0.0.1:${SANDBOX_PORTS.apiPort}`,
     AUTH_SECRET: authSecret,
+    // Load, not budgets, is measured here: one session sends thousands of requests.
+    ...UNLIMITED_BUDGETS,
   };
   // Before: the tokens travel in the cookie. After: the cookie leads to a session written into the app's store.
   type Target = { label: string; dir: string; port: number; store: Record<string, string>; cookies?: string[] };

@@ -17,6 +17,7 @@ import { DEFAULT_HEAP_CAP_MIB } from "../../scripts/lib/heap-cap";
 import { runLoad } from "../load/load";
 import { signInTokens, storedSessionCookies } from "../load/sessions";
 import { summarize, type PhaseResult } from "../load/stats";
+import { UNLIMITED_BUDGETS } from "../../scripts/lib/unlimited-budgets";
 
 const SANDBOX_PORTS = { authPort: 4510, apiPort: 4511, blobPort: 4512 };
 const APP_PORT = 3510;
@@ -57,6 +58,8 @@ try {
       // And a fresh embedded database: its WASM memory is part of the RSS, outside the heap cap.
       DATABASE_DIR: mkdtempSync(path.join(os.tmpdir(), "esign-bench-memory-db-")),
       LOG_LEVEL: "warn",
+      // Memory under load, not budgets, is measured here: each client sends thousands of requests.
+      ...UNLIMITED_BUDGETS,
     };
     const sessions = (await storedSessionCookies(tokens, env)).map((cookie) => ({ cookie }));
     const app = startProcess("app", process.execPath, [...(heapCapMiB ? [`--max-old-space-size=${heapCapMiB}`] : []), path.resolve(".next/standalone/server.js")], {

@@ -23,6 +23,7 @@ import { startStandaloneApp, type StandaloneApp } from "../../scripts/lib/standa
 import { renderNginxSite } from "../../deploy/nginx/render-site";
 import { makeSelfSignedCertificate } from "../../deploy/nginx/self-signed";
 import { percentile, runClosedLoop } from "./load";
+import { UNLIMITED_BUDGETS } from "../../scripts/lib/unlimited-budgets";
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const PORTS = {
@@ -66,6 +67,8 @@ try {
     ESIGN_API_URL: `http://127.0.0.1:${PORTS.api}`,
     AUTH_SECRET: authSecret,
     REDIS_URL: redis.url,
+    // Restarts under load, not budgets, are measured here: each session sends hundreds of requests.
+    ...UNLIMITED_BUDGETS,
   };
   const startApp = (name: "A" | "B") =>
     startStandaloneApp({

@@ -25,7 +25,11 @@ export async function requireSession(req: NextRequest): Promise<{ id: string; re
 
 /** The access token of the request's session, for a route handler to call the service with. */
 export async function requireAccessToken(req: NextRequest): Promise<string> {
-  const { record } = await requireSession(req);
+  return accessTokenOf((await requireSession(req)).record);
+}
+
+/** The access token of a live session (requireSession's): 401 when it has expired, 503 while its refresh is deferred. */
+export function accessTokenOf(record: SessionRecord): string {
   const token = accessTokenState(record);
   if (token.status === "expired") throw sessionExpiredError();
   if (token.status === "deferred") {

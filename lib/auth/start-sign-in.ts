@@ -1,15 +1,20 @@
 import "server-only";
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getLocale } from "next-intl/server";
 import { signIn } from "@/auth";
 import { isAuthServerReachable } from "@/lib/auth/auth-server-status";
 import { FRESH_LOGIN_COOKIE } from "@/lib/auth/sign-in-markers";
+import { recordRateLimited } from "@/lib/metrics/rate-limits";
+import { getRateLimiter } from "@/lib/rate-limit/budgets";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/rate-limit/client-address";
 
 /**
  * Sends the browser to the service's sign-in, returning to `redirectTo` (a same-origin path).
  * Asks for a fresh login (`prompt=login`) when the person chose another account, or signed out on
  * purpose and has not signed in since. The service's pages are asked for the app's language (`ui_locales`).
+ * Each start spends the client address's "sign-in" budget (nobody is signed in yet to key it by): once spent, the
+ * browser lands on the sign-in problem page instead of the service.
  * `onStarted` sees the service's authorization URL (with the new
  * flow's `state`) before the browser is sent there.
  */
@@ -17,6 +22,12 @@ export async function startSignIn(
   redirectTo: string,
   options: { anotherAccount?: boolean; onStarted?: (authorizationUrl: URL) => Promise<void> } = {},
 ): Promise<never> {
+  // A redirect, not a 429: this runs in a Server Action or a page navigation, where the browser shows what it is sent to.
+  const address = (await headers()).get(CLIENT_ADDRESS_HEADER) ?? "unknown";
+  if (!(await getRateLimiter().consume("sign-in", address)).allowed) {
+    recordRateLimited("sign-in", "sign-in");
+    redirect("/auth/error?error=TooManySignIns");
+  }
   if (!(await isAuthServerReachable())) redirect("/auth/error?error=ServiceUnavailable");
   const freshLogin = options.anotherAccount || (await cookies()).has(FRESH_LOGIN_COOKIE);
   const params = { ui_locales: await getLocale(), ...(freshLogin ? { prompt: "login" } : {}) };

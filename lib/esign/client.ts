@@ -28,7 +28,7 @@ function bearer(accessToken: string) {
 /** Operation 6 — GET {base_url}/api/getuserinfo: the customer account and user record. */
 export async function getUserInfo(accessToken: string): Promise<UserInfo> {
   const { apiUrl, requestTimeoutMs } = getConfig();
-  const { status, body } = await sendToService(
+  const { status, body, retryAfter } = await sendToService(
     "getuserinfo",
     `${apiUrl}/api/getuserinfo`,
     { method: "GET", headers: { ...bearer(accessToken), accept: "application/json" } },
@@ -48,13 +48,13 @@ export async function getUserInfo(accessToken: string): Promise<UserInfo> {
   }
   if (status === 401) throw sessionExpiredError();
   if (status === 403) throw insufficientScope();
-  throw unexpectedStatus("getuserinfo", status);
+  throw unexpectedStatus("getuserinfo", status, retryAfter);
 }
 
 /** Operation 4 — POST {base_url}/api/document: creates the document and returns where to PUT its file. */
 export async function createDocument(accessToken: string, input: CreateDocumentInput): Promise<CreateDocumentResult> {
   const { apiUrl, requestTimeoutMs } = getConfig();
-  const { status, body } = await sendToService(
+  const { status, body, retryAfter } = await sendToService(
     "create_document",
     `${apiUrl}/api/document`,
     {
@@ -75,7 +75,7 @@ export async function createDocument(accessToken: string, input: CreateDocumentI
   if (status === 400) throw new AppError("NAME_TOO_SHORT", 400, NAME_TOO_SHORT_MESSAGE, { name: [NAME_TOO_SHORT_MESSAGE] });
   if (status === 401) throw sessionExpiredError();
   if (status === 403) throw insufficientScope();
-  throw unexpectedStatus("document", status);
+  throw unexpectedStatus("document", status, retryAfter);
 }
 
 export type RefreshFailure = TokenEndpointFailure;

@@ -4,7 +4,8 @@ import { currentRequestId, currentRequestSpan } from "@/lib/logging/request-cont
 import { outcomeOfStatus, recordServiceCall, type ServiceOperation } from "@/lib/metrics/service-calls";
 import { endServiceSpan, startServiceSpan, traceParentOf } from "@/lib/tracing/spans";
 
-export type UpstreamResponse = { status: number; body: unknown };
+/** `retryAfter`: the service's Retry-After header, as sent (a 429 or 503 may carry one). */
+export type UpstreamResponse = { status: number; body: unknown; retryAfter: string | null };
 
 const isTimeout = (error: unknown) => error instanceof DOMException && error.name === "TimeoutError";
 
@@ -63,11 +64,41 @@ export async function sendToService(operation: ServiceOperation, url: string, in
       body = null;
     }
   }
-  return { status: response.status, body };
+  return { status: response.status, body, retryAfter: response.headers.get("retry-after") };
 }
 
-/** Maps a 5xx (or any unexpected status) from the service to a retryable error. */
-export function unexpectedStatus(operation: string, status: number): AppError {
+/** The wait when the service's 429 names none (or one that cannot be read): a minute, as the spec shows no limits. */
+const DEFAULT_SERVICE_RETRY_AFTER_S = 60;
+
+/** Retry-After as delay-seconds or an HTTP date (RFC 9110 §10.2.3), in whole seconds from now, at least 1. */
+export function retryAfterSeconds(header: string | null, now = Date.now()): number {
+  const value = header?.trim() ?? "";
+  if (/^\d+$/.test(value)) return Math.max(1, Number(value));
+  const date = value ? Date.parse(value) : Number.NaN;
+  return Number.isNaN(date) ? DEFAULT_SERVICE_RETRY_AFTER_S : Math.max(1, Math.ceil((date - now) / 1000));
+}
+
+/**
+ * The service's own 429, passed on to the browser with the service's wait. Not retried here: the browser waits
+ * the Retry-After it is given, so a throttled service is never answered with a storm of retries.
+ */
+export function serviceRateLimitedError(operation: string, retryAfter: string | null): AppError {
+  const seconds = retryAfterSeconds(retryAfter);
+  return new AppError(
+    "SERVICE_RATE_LIMITED",
+    429,
+    `The e-signature service is limiting requests right now. Please try again in ${seconds} s.`,
+    undefined,
+    {
+      cause: new Error(`${operation} answered 429`),
+      rateLimit: { limit: "service", retryAfterSeconds: seconds, headers: { "retry-after": String(seconds), "cache-control": "no-store" } },
+    },
+  );
+}
+
+/** Maps a 429 (the service's own limit), a 5xx or any other unexpected status from the service to an error. */
+export function unexpectedStatus(operation: string, status: number, retryAfter: string | null = null): AppError {
+  if (status === 429) return serviceRateLimitedError(operation, retryAfter);
   if (status >= 500) {
     return new AppError("SERVICE_UNAVAILABLE", 503, "The e-signature service is having trouble right now. Please try again shortly.", undefined, {
       cause: new Error(`${operation} answered ${status}`),

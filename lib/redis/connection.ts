@@ -38,6 +38,11 @@ export type RedisClient = ReturnType<typeof createFailFastClient>;
 export type RedisConnection = {
   /** False from the first failure of an outage until Redis answers again. */
   readonly available: boolean;
+  /**
+   * The client itself, for a library that issues its own commands (the rate limiter, lib/rate-limit): it gets no
+   * deadline or outage tracking from `attempt`, so such a caller bounds its own waits.
+   */
+  readonly client: RedisClient;
   /** Runs one Redis operation; a failure marks the outage (one warning) and is rethrown. */
   attempt<T>(operation: (client: RedisClient) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -83,6 +88,7 @@ export function connectRedis(url: string, log: Log = appLog): RedisConnection {
     get available() {
       return available;
     },
+    client,
     async attempt<T>(operation: (client: RedisClient) => Promise<T>): Promise<T> {
       try {
         // The first commands of a fresh process wait for the first connection (up to the connect timeout)

@@ -5,6 +5,7 @@ import { getMetricsRegistry, metricsEnabled } from "@/lib/metrics/registry";
 import { startMetricsServer } from "@/lib/metrics/server";
 import { installGracefulShutdown } from "@/lib/server/graceful-shutdown";
 import { installHttpHooks, knownServers } from "@/lib/server/http-hooks";
+import { getConfig } from "@/lib/env";
 import { getLogger } from "@/lib/logging/logger";
 import { monitorSessionStore, openSessionStore } from "@/lib/session/open-session-store";
 import { StoreDirLockedError } from "@/lib/session/store-dir-lock";
@@ -40,7 +41,7 @@ function openSessionStoreOrExit(): void {
 export function installServerHooks(): void {
   openSessionStoreOrExit();
   startTracingFromEnv();
-  installHttpHooks({ trustProxy: process.env.TRUST_PROXY === "true" });
+  installHttpHooks({ trustProxy: process.env.TRUST_PROXY === "true", trustedProxies: getConfig().rateLimits.trustedProxies });
   if (metricsEnabled()) {
     getMetricsRegistry();
     setInstanceReady(true);

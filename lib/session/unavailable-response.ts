@@ -18,28 +18,41 @@ export async function sessionStoreUnavailableResponse(req: NextRequest): Promise
     return res;
   }
   const { locale, t } = await requestTranslator(req, "unavailable");
-  return new NextResponse(unavailablePage(getConfig().brand, locale, t), { status: 503, headers: { "content-type": "text/html; charset=utf-8", ...retryAfter } });
+  const texts = { title: t("title"), heading: t("heading"), lines: [t("body"), t("retryLater")], tryAgain: t("tryAgain") };
+  const contact = (label: string, link: (text: string) => string) => t.markup("contact", { label, link });
+  return new NextResponse(statusPage(getConfig().brand, locale, texts, contact), {
+    status: 503,
+    headers: { "content-type": "text/html; charset=utf-8", ...retryAfter },
+  });
 }
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
-type UnavailableTranslator = Awaited<ReturnType<typeof requestTranslator<"unavailable">>>["t"];
+/** The texts of a page the app writes itself (title, heading, paragraphs, the reload link's label). */
+export type StatusPageTexts = { title: string; heading: string; lines: string[]; tryAgain: string };
 
-function unavailablePage(brand: Brand, locale: Locale, t: UnavailableTranslator): string {
+/**
+ * A small self-contained page for an answer that the app's own pages cannot render (the session store is down, a
+ * budget is spent): the brand's name, the texts, the support contact through `contact` (the catalog's "contact"
+ * markup), and a link that loads the page again.
+ */
+export function statusPage(
+  brand: Brand,
+  locale: Locale,
+  texts: StatusPageTexts,
+  contact: (label: string, link: (text: string) => string) => string,
+): string {
   // The catalog's text is ours (trusted markup); the deployer's contact is escaped.
   const support = brand.support
-    ? `<p>${t.markup("contact", {
-        label: escapeHtml(brand.support.label),
-        link: (text) => `<a class="plain" href="${escapeHtml(brand.support!.href)}">${text}</a>`,
-      })}</p>\n`
+    ? `<p>${contact(escapeHtml(brand.support.label), (text) => `<a class="plain" href="${escapeHtml(brand.support!.href)}">${text}</a>`)}</p>\n`
     : "";
   return `<!doctype html>
 <html lang="${locale}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(t("title"))} · ${escapeHtml(brand.name)}</title>
+<title>${escapeHtml(texts.title)} · ${escapeHtml(brand.name)}</title>
 <style>
   body { margin: 0; padding: 0 1rem; font-family: ui-sans-serif, system-ui, "Hiragino Sans", "Noto Sans JP", "Noto Sans CJK JP", "Yu Gothic UI", Meiryo, sans-serif; background: #f8fafc; color: #0f172a; }
   main { max-width: 32rem; margin: 12vh auto; padding: 2rem; background: #fff; border: 1px solid #e2e8f0; border-radius: 0.75rem; box-shadow: 0 1px 2px rgb(0 0 0 / 0.05); }
@@ -53,10 +66,8 @@ function unavailablePage(brand: Brand, locale: Locale, t: UnavailableTranslator)
 </head>
 <body>
 <main>
-  <h1>${escapeHtml(t("heading"))}</h1>
-  <p>${escapeHtml(t("body"))}</p>
-  <p>${escapeHtml(t("retryLater"))}</p>
-${support}  <a href="">${escapeHtml(t("tryAgain"))}</a>
+  <h1>${escapeHtml(texts.heading)}</h1>
+${texts.lines.map((line) => `  <p>${escapeHtml(line)}</p>\n`).join("")}${support}  <a href="">${escapeHtml(texts.tryAgain)}</a>
 </main>
 </body>
 </html>`;

@@ -7,6 +7,7 @@ import { shouldComputeMd5 } from "@/lib/upload/checksum-policy";
 import { hashFileMd5InWorker } from "@/lib/upload/hash-in-worker";
 import { md5Base64ToHex, type FileMd5 } from "@/lib/upload/md5";
 import { putBlob } from "@/lib/upload/put-blob";
+import { waitOrCancel } from "@/lib/upload/backoff";
 import { retryTransient } from "@/lib/upload/retry-transient";
 import { sasExpired, type BlockSettings, type ResumePoint } from "@/lib/upload/resume-point";
 import { assertAllowedUploadEndpoint } from "@/lib/upload/storage-endpoint";
@@ -18,6 +19,8 @@ export type UploadStage =
   /** `mode`: in staged blocks, one PUT, or one PUT because storage refused blocks. */
   | { stage: "uploading"; loadedBytes: number; mode: TransferMode }
   | { stage: "retrying"; attempt: number; delayMs: number }
+  /** A 429 creating the document: waiting the Retry-After of the app's own budget or of the service's. */
+  | { stage: "throttled"; delayMs: number; by: "app" | "service" }
   | { stage: "renewing" }
   /** A saved upload could not be resumed (its link expired): starting over with a new one. */
   | { stage: "restarting" };
@@ -82,6 +85,36 @@ export type UploadDocumentOptions = {
   now?: () => number;
 };
 
+/**
+ * The longest Retry-After a 429 may ask for and still be waited out in the page. Any budget of ours is at most ten
+ * minutes long; a longer wait ends the upload with the error, which the user can retry later.
+ */
+export const MAX_THROTTLE_WAIT_MS = 10 * 60_000;
+
+/**
+ * Creates the document, waiting out each 429 for as long as its Retry-After says and then asking once more: nothing
+ * is lost, and as uploads go one at a time, the page sends at most one request per wait — never a storm.
+ */
+async function createWithinBudget(
+  create: () => Promise<CreateDocumentResult>,
+  onStage: ((stage: UploadStage) => void) | undefined,
+  signal: AbortSignal | undefined,
+): Promise<CreateDocumentResult> {
+  for (;;) {
+    try {
+      return await create();
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 429)) throw error;
+      // No Retry-After is not expected from the app; a minute is the service's default wait too (lib/esign/http.ts).
+      const delayMs = (error.retryAfterSeconds ?? 60) * 1000;
+      if (delayMs > MAX_THROTTLE_WAIT_MS) throw error;
+      onStage?.({ stage: "throttled", delayMs, by: error.code === "SERVICE_RATE_LIMITED" ? "service" : "app" });
+      await waitOrCancel(delayMs, signal);
+      onStage?.({ stage: "creating" });
+    }
+  }
+}
+
 /** How an upload that stopped ends in the record: cancelled by the user, or failed with the code the user was shown. */
 function endMilestone(error: unknown, signal?: AbortSignal): UploadMilestone {
   if (signal?.aborted || (error instanceof UploadError && error.code === "UPLOAD_CANCELLED")) return { type: "abandoned" };
@@ -116,7 +149,7 @@ export async function uploadDocument(options: UploadDocumentOptions): Promise<Up
   let transferStartedAt = 0;
 
   const createAndCheck = async (purpose: "create" | "renewal" = "create") => {
-    const created = await createDocument(input, purpose);
+    const created = await createWithinBudget(() => createDocument(input, purpose), onStage, signal);
     itemId = created.itemId;
     // The app could not write its own record in time: the browser's report is then what keeps the document.
     if (created.recorded === false) {

@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { CreateDocumentResult } from "@/lib/esign/schemas";
 import type { UploadMilestone } from "@/lib/documents/document-report";
-import { UPLOAD_PAUSED, uploadDocument, type UploadStage } from "@/lib/upload/upload-document";
+import { ApiError } from "@/lib/api-client";
+import { MAX_THROTTLE_WAIT_MS, UPLOAD_PAUSED, uploadDocument, type UploadStage } from "@/lib/upload/upload-document";
+import { UploadQueue } from "@/lib/upload/upload-queue";
 import { UploadError } from "@/lib/upload/upload-error";
 
 const ORIGIN = "http://127.0.0.1:4002";
@@ -250,5 +252,80 @@ describe("uploadDocument's reports for the app's record", () => {
       await expect(outcome).rejects.toMatchObject({ code: "UPLOAD_CANCELLED" });
       expect(reports.map((r) => r.type)).toEqual(expected);
     }
+  });
+});
+
+describe("uploadDocument under a rate limit", () => {
+  const tooMany = (code: "RATE_LIMITED" | "SERVICE_RATE_LIMITED", seconds: number) => new ApiError(429, code, "Too many requests", undefined, undefined, seconds);
+
+  it("waits out the app's 429 for its Retry-After, then creates the document and uploads it", async () => {
+    vi.useFakeTimers();
+    const succeed = createDocument();
+    let calls = 0;
+    const create = vi.fn(async () => (++calls <= 2 ? Promise.reject(tooMany("RATE_LIMITED", 3)) : succeed()));
+    const stages: UploadStage[] = [];
+    const outcome = run(create, stages);
+    await vi.advanceTimersByTimeAsync(2999);
+    expect(create).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(create).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(3000);
+    await expect(outcome).resolves.toMatchObject({ itemId: "10000000-0000-4000-8000-000000000001" });
+    expect(create).toHaveBeenCalledTimes(3);
+    expect(puts).toHaveLength(1);
+    expect(stages.filter((s) => s.stage === "throttled")).toEqual([
+      { stage: "throttled", delayMs: 3000, by: "app" },
+      { stage: "throttled", delayMs: 3000, by: "app" },
+    ]);
+  });
+
+  it("says when it is the service that asked to wait", async () => {
+    vi.useFakeTimers();
+    const succeed = createDocument();
+    let calls = 0;
+    const create = vi.fn(async () => (++calls === 1 ? Promise.reject(tooMany("SERVICE_RATE_LIMITED", 30)) : succeed()));
+    const stages: UploadStage[] = [];
+    const outcome = run(create, stages);
+    await vi.advanceTimersByTimeAsync(30_000);
+    await expect(outcome).resolves.toMatchObject({ size: 5 });
+    expect(stages).toContainEqual({ stage: "throttled", delayMs: 30_000, by: "service" });
+  });
+
+  it("ends with the 429 when its wait is longer than a page should wait", async () => {
+    const refusal = tooMany("SERVICE_RATE_LIMITED", MAX_THROTTLE_WAIT_MS / 1000 + 1);
+    const create = vi.fn(async () => Promise.reject(refusal));
+    await expect(run(create)).rejects.toBe(refusal);
+    expect(create).toHaveBeenCalledTimes(1);
+    expect(puts).toHaveLength(0);
+  });
+
+  it("a queue of 200 files completes under a budget of 50 creations a minute, one request per wait", async () => {
+    vi.useFakeTimers();
+    const succeed = createDocument();
+    const windowStart = { at: Date.now(), spent: 0 };
+    let refused = 0;
+    // The app's budget as the server keeps it: a fixed window from its first request.
+    const create = vi.fn(async () => {
+      if (Date.now() - windowStart.at >= 60_000) Object.assign(windowStart, { at: Date.now(), spent: 0 });
+      if (windowStart.spent >= 50) {
+        refused++;
+        throw tooMany("RATE_LIMITED", Math.ceil((windowStart.at + 60_000 - Date.now()) / 1000));
+      }
+      windowStart.spent++;
+      return succeed();
+    });
+    const done: string[] = [];
+    const queue = new UploadQueue(
+      (f, i, onStage, signal) => uploadDocument({ file: f, input: i, allowedOrigins: [ORIGIN], createDocument: create, hashFile: fakeHash, onStage, signal }),
+      (doc) => done.push(doc.itemId),
+    );
+    queue.enqueue(Array.from({ length: 200 }, (_, n) => ({ file: new File(["hello"], `file-${n}.pdf`), input: { ...input, name: `file-${n}.pdf` } })));
+    for (let minute = 0; minute < 10 && done.length < 200; minute++) await vi.advanceTimersByTimeAsync(60_000);
+    expect(done).toHaveLength(200);
+    expect(new Set(done).size).toBe(200);
+    expect(queue.getSnapshot().every((item) => item.status === "done")).toBe(true);
+    expect(puts).toHaveLength(200);
+    // Each spent window costs one refused request, the one whose wait runs to the window's end.
+    expect(refused).toBe(3);
   });
 });

@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { requireAccessToken } from "@/lib/auth/require-access-token";
+import { accessTokenOf, requireSession } from "@/lib/auth/require-access-token";
 import { documentListQuerySchema } from "@/lib/documents/document-record-input";
 import { listDocuments } from "@/lib/documents/document-records";
 import { withDocumentRecords } from "@/lib/documents/document-route-errors";
@@ -8,6 +8,7 @@ import { requireDocumentUser } from "@/lib/documents/request-user";
 import { createDocument } from "@/lib/esign/client";
 import { createDocumentInputSchema } from "@/lib/esign/schemas";
 import { recordDocumentCreated, recordUploadRenewal } from "@/lib/metrics/documents";
+import { spendBudget, spendUserBudget } from "@/lib/rate-limit/budgets";
 import { readJsonObject, withErrorHandling } from "@/lib/route-handler";
 import { UPLOAD_RENEWAL_HEADER } from "@/lib/upload-renewal";
 
@@ -23,7 +24,9 @@ export const dynamic = "force-dynamic";
  * within a bounded wait and never fails the request: `recorded: false` tells the browser to report it later.
  */
 export const POST = withErrorHandling(async (req) => {
-  const accessToken = await requireAccessToken(req);
+  const { record: session } = await requireSession(req);
+  await spendUserBudget("documents-create", session.subject);
+  const accessToken = accessTokenOf(session);
   const input = createDocumentInputSchema.parse(await readJsonObject(req, MAX_BODY_BYTES));
   const created = await createDocument(accessToken, input);
   recordDocumentCreated();
@@ -39,6 +42,7 @@ export const POST = withErrorHandling(async (req) => {
  */
 export const GET = withErrorHandling(async (req) => {
   const { userKey } = await requireDocumentUser(req);
+  await spendBudget("documents-list", userKey);
   const query = documentListQuerySchema.parse(Object.fromEntries(req.nextUrl.searchParams));
   const page = await withDocumentRecords(() => listDocuments(userKey, query));
   return NextResponse.json(page, { headers: { "cache-control": "no-store" } });

@@ -51,6 +51,8 @@ function describeStage(t: UploadTranslator, item: QueueItem, locale: string): st
       return stage.mode === "blocks" ? t("uploadingBlocks") : t("uploading");
     case "retrying":
       return t("retrying", { delay: formatDuration(stage.delayMs / 1000, locale), attempt: stage.attempt, attempts: RETRY_DELAYS_MS.length });
+    case "throttled":
+      return t(stage.by === "service" ? "serviceThrottled" : "throttled", { delay: formatDuration(stage.delayMs / 1000, locale) });
     case "renewing":
       return t("renewing");
     case "restarting":

@@ -1,6 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { UNLIMITED_BUDGETS } from "../../../scripts/lib/unlimited-budgets";
 import { FUZZ_API_URL, FUZZ_AUTH_URL } from "./ports";
 
 /** Encrypts the session cookies the suites build; the app under test decrypts with the same value. */
@@ -20,6 +21,7 @@ export function configureAppEnv(): void {
     ESIGN_USE_SANDBOX: "true",
     ESIGN_AUTH_URL: FUZZ_AUTH_URL,
     ESIGN_API_URL: FUZZ_API_URL,
+    ...UNLIMITED_BUDGETS,
   });
   // Without AUTH_URL the cookie name follows the request (x-forwarded-proto), which the suites fuzz too.
   delete process.env.AUTH_URL;

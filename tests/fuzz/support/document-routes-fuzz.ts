@@ -5,6 +5,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { UNLIMITED_BUDGETS } from "../../../scripts/lib/unlimited-budgets";
 import { callRoute, type AppResponse, type RouteHandler } from "./app-route";
 import { contentTypeArb, extraFieldsArb, malformJson, nameArb, nonStringJsonArb } from "./arbitraries";
 import { readAnswer } from "./sandbox-response";
@@ -213,6 +214,7 @@ export function fuzzDocumentRoutes(label: string, startDatabase: () => Promise<F
       SESSION_STORE_DIR: join(dir, "sessions"),
       DATABASE_DIR: join(dir, "db"),
       ...database.env,
+      ...UNLIMITED_BUDGETS,
     });
     events = (await import("@/app/api/documents/[itemId]/events/route")).POST as unknown as RouteHandler;
     importRoute = (await import("@/app/api/documents/import/route")).POST as unknown as RouteHandler;

@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import { requireSession } from "@/lib/auth/require-access-token";
 import { setFreshLoginMarker } from "@/lib/auth/fresh-login-marker";
+import { spendUserBudget } from "@/lib/rate-limit/budgets";
 import { withErrorHandling } from "@/lib/route-handler";
 import { sessionIdSchema } from "@/lib/session/session-id";
 import { endUserSession } from "@/lib/session/user-sessions";
@@ -11,6 +12,7 @@ import { endUserSession } from "@/lib/session/user-sessions";
  */
 export const DELETE = withErrorHandling(async (req, { params }: { params: Promise<{ id: string }> }) => {
   const current = await requireSession(req);
+  await spendUserBudget("sessions", current.record.subject);
   const id = sessionIdSchema.parse((await params).id);
   const result = await endUserSession(current, id);
   const res = NextResponse.json(result, { headers: { "cache-control": "no-store" } });
