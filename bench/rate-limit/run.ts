@@ -3,17 +3,18 @@
  *
  * 1. Per request, in this process: `consume` of the app's limiter (lib/rate-limit/rate-limiter.ts) in memory and on a
  *    real redis-server, against an empty async call, in interleaved slices; p50 and p99 of each.
- * 2. `GET /api/account` throughput and p50 of three standalone builds side by side: before (a checkout without the
- *    limiter), after with the memory store, after with Redis. Every budget out of reach, so each request is counted
- *    and allowed. The targets take turns in slices, so the shared machine's drifting load falls on all alike;
- *    ratios after ÷ before are printed.
+ * 2. `GET /api/account` throughput and p50 of four standalone instances side by side: a checkout without the limiter
+ *    (before) and this one (after), each once on the embedded session store (the limiter in memory) and once on
+ *    Redis (the limiter in Redis too). Every budget out of reach, so each request is counted and allowed. The targets
+ *    take turns in slices, so the shared machine's drifting load falls on all alike; ratios after ÷ before are
+ *    printed per store.
  * 3. A flood against the default budgets (after, memory): one user's 1,000 creations 40 at a time, while another user
  *    reads GET /api/account in a loop; statuses, creations that reached the sandbox, and the other user's p50/p95.
  *
  *   npm run bench:rate-limit -- --before <checkout>   # a built checkout without the limiter (`npm run build` there)
  *
  * Ports (BENCH_RL_*_PORT): sandbox 4880–4882, apps 4883 (before), 4884 (memory), 4885 (Redis), 4886 (flood),
- * redis-server 4887.
+ * redis-server 4887, 4888 (before on Redis).
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -41,6 +42,7 @@ const PORTS = {
   redis: port("REDIS_APP", 4885),
   flood: port("FLOOD", 4886),
   redisServer: port("REDIS", 4887),
+  beforeRedis: port("BEFORE_REDIS", 4888),
 };
 const MICRO_CALLS = 20_000;
 const MICRO_SLICES = 10;
@@ -110,7 +112,7 @@ const authSecret = randomBytes(32).toString("base64url");
 const work = mkdtempSync(path.join(os.tmpdir(), "esign-bench-rate-limit-"));
 const sandbox = await startSandbox({ ...PORTS.sandbox, accessTokenTtl: 3600 });
 const apps: StandaloneApp[] = [];
-const results: { n: number; rows: { label: string; summary: PhaseSummary }[] }[] = [];
+const results: { n: number; rows: { label: string; baseline: string; summary: PhaseSummary }[] }[] = [];
 let flood: { created: number; refused: number; other: number; reachedSandbox: number; account: PhaseSummary & { p95: number }; accountStatuses: Record<string, number>; seconds: number } | undefined;
 try {
   const aliceTokens = await Promise.all(Array.from({ length: Math.max(...SIZES) }, () => partnerTokens(sandbox)));
@@ -123,12 +125,14 @@ try {
     AUTH_SECRET: authSecret,
     LOG_LEVEL: "warn",
   };
-  const targets: { label: string; dir: string; port: number; env: Record<string, string> }[] = [
-    { label: "before (no limiter)", dir: beforeStandalone, port: PORTS.before, env: { SESSION_STORE_DIR: path.join(work, "before") } },
-    { label: "after, memory", dir: afterStandalone, port: PORTS.memory, env: { SESSION_STORE_DIR: path.join(work, "memory"), ...UNLIMITED_BUDGETS } },
-    { label: "after, Redis", dir: afterStandalone, port: PORTS.redis, env: { REDIS_URL: redis.url, ...UNLIMITED_BUDGETS } },
+  // `baseline`: the target each one is compared with (the same session store, without the limiter).
+  const targets: { label: string; baseline: string; dir: string; port: number; env: Record<string, string> }[] = [
+    { label: "before, file store", baseline: "before, file store", dir: beforeStandalone, port: PORTS.before, env: { SESSION_STORE_DIR: path.join(work, "before") } },
+    { label: "after, file store + limiter in memory", baseline: "before, file store", dir: afterStandalone, port: PORTS.memory, env: { SESSION_STORE_DIR: path.join(work, "memory"), ...UNLIMITED_BUDGETS } },
+    { label: "before, Redis", baseline: "before, Redis", dir: beforeStandalone, port: PORTS.beforeRedis, env: { REDIS_URL: redis.url } },
+    { label: "after, Redis + limiter in Redis", baseline: "before, Redis", dir: afterStandalone, port: PORTS.redis, env: { REDIS_URL: redis.url, ...UNLIMITED_BUDGETS } },
   ];
-  const loads: { label: string; url: string; cookies: string[] }[] = [];
+  const loads: { label: string; baseline: string; url: string; cookies: string[] }[] = [];
   for (const target of targets) {
     const env = { ...base, ...target.env, AUTH_URL: `http://localhost:${target.port}`, DATABASE_DIR: path.join(work, `db-${target.port}`) };
     // Sessions first: the file store indexes its directory when the app starts.
@@ -136,7 +140,7 @@ try {
     const app = await startStandaloneApp({ dir: target.dir, port: target.port, name: `rl-${target.port}`, logFile: path.join(work, `${target.port}.log`), env });
     children.push(app);
     apps.push(app);
-    loads.push({ label: target.label, url: `${app.url}/api/account`, cookies });
+    loads.push({ label: target.label, baseline: target.baseline, url: `${app.url}/api/account`, cookies });
   }
   for (const n of SIZES) {
     const phase = (l: (typeof loads)[number], ms: number) => runLoad({ url: l.url, sessions: l.cookies.slice(0, n).map((cookie) => ({ cookie })), durationMs: ms, maxRequests: 500_000 });
@@ -148,7 +152,7 @@ try {
         parts[k]!.push(await phase(loads[k]!, PHASE_MS / SLICES));
       }
     }
-    results.push({ n, rows: parts.map((p, k) => ({ label: loads[k]!.label, summary: summarize(mergePhases(p)) })) });
+    results.push({ n, rows: parts.map((p, k) => ({ label: loads[k]!.label, baseline: loads[k]!.baseline, summary: summarize(mergePhases(p)) })) });
   }
   for (const app of apps.splice(0)) await app.stop();
 
@@ -221,13 +225,14 @@ Rate limiter cost — ${startedAt.toISOString()}, Node ${process.version}, ${os.
 |---|---:|---:|---:|
 ${microRows.map((r) => `| ${r.label} | ${f3(r.p50)} ms | ${f3(r.p99)} ms | ${f3(r.p50 - microRows[0]!.p50)} ms |`).join("\n")}
 
-2. GET /api/account, N sessions in a closed loop, ${PHASE_MS / 1000} s per target in ${SLICES} interleaved turns (every budget out of reach):
+2. GET /api/account, N sessions in a closed loop, ${PHASE_MS / 1000} s per target in ${SLICES} interleaved turns (every budget out of reach);
+   each "after" against the "before" on the same session store:
 | N | target | requests | req/s | p50 | p99 | errors | req/s ÷ before | p50 − before |
 |---:|---|---:|---:|---:|---:|---:|---:|---:|
 ${results
   .flatMap(({ n, rows }) =>
-    rows.map(({ label, summary: s }) => {
-      const b = rows[0]!.summary;
+    rows.map(({ label, baseline, summary: s }) => {
+      const b = rows.find((r) => r.label === baseline)!.summary;
       return `| ${n} | ${label} | ${s.requests} | ${s.rps.toFixed(0)} | ${f2(s.p50)} ms | ${f2(s.p99)} ms | ${s.errors} | ${f3(s.rps / b.rps)} | ${f2(s.p50 - b.p50)} ms |`;
     }),
   )

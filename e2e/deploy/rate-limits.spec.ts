@@ -62,7 +62,7 @@ test.describe("the browser under rate limits", () => {
   });
 
   for (const [locale, text] of [
-    ["en", /^The e-signature service asked us to slow down — continuing in 3 seconds$/],
+    ["en", /^The e-signature service asked us to slow down — continuing in 3 sec$/],
     ["ja", /^電子署名サービスから間隔をあけるよう求められました — 3\s?秒後に続行します$/],
   ] as const) {
     test(`the service's 429 is shown as the service's, with its wait (${locale}), and the upload then completes`, async ({ page, context }) => {
