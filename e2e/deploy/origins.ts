@@ -24,6 +24,8 @@ export const deployPorts = {
   gracefulShutdown: envPort("E2E_SHUTDOWN_PORT", 4657),
   /** The instance under a second brand (BRAND_*). */
   branded: envPort("E2E_BRANDED_APP_PORT", 4658),
+  /** The instance with small budgets, whose 429s the upload queue rides out. */
+  rateLimited: envPort("E2E_RATE_LIMITED_APP_PORT", 4659),
   /** The instance whose DATABASE_URL points at a port where nothing listens: the documents list's outage state. */
   documentsOutage: envPort("E2E_DOCUMENTS_OUTAGE_PORT", 4760),
   /** That dead database port. */
@@ -44,4 +46,5 @@ export const deployUrls = {
   branded: `http://localhost:${deployPorts.branded}`,
   documentsOutage: `http://localhost:${deployPorts.documentsOutage}`,
   embeddedRestart: `http://localhost:${deployPorts.embeddedRestart}`,
+  rateLimited: `http://localhost:${deployPorts.rateLimited}`,
 };

@@ -86,8 +86,8 @@ export type UploadDocumentOptions = {
 };
 
 /**
- * The longest Retry-After a 429 may ask for and still be waited out in the page. Any budget of ours is at most ten
- * minutes long; a longer wait ends the upload with the error, which the user can retry later.
+ * The longest Retry-After a 429 may ask for and still be waited out in the page: the default budgets' windows are ten
+ * minutes. A longer wait ends the upload with the error, which the user can retry later.
  */
 export const MAX_THROTTLE_WAIT_MS = 10 * 60_000;
 

@@ -74,6 +74,15 @@ describe("api faults", () => {
     expect((await getUserInfo()).status).toBe(200);
   });
 
+  it("answers the service's own rate limit: 429 too_many_requests with the Retry-After it was given", async () => {
+    await addFault(sandbox, { target: "document", status: 429, retryAfterSeconds: 30 });
+    const limited = await createDocument();
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("30");
+    expect((await limited.json()).error).toBe("too_many_requests");
+    expect((await createDocument()).status).toBe(200);
+  });
+
   it("applies an api fault to both operations", async () => {
     await addFault(sandbox, { target: "api", status: 502, count: 2 });
     expect((await createDocument()).status).toBe(502);
@@ -110,6 +119,7 @@ describe("admin routes", () => {
     ["two behaviours at once", { target: "api", status: 500, hang: true }],
     ["no behaviour", { target: "token" }],
     ["an unknown field", { target: "sas", expired: true, extra: 1 }],
+    ["a Retry-After without a status", { target: "api", delayMs: 100, retryAfterSeconds: 5 }],
   ])("rejects a fault with %s", async (_label, fault) => {
     const response = await addFault(sandbox, fault);
     expect(response.status).toBe(400);
