@@ -140,8 +140,9 @@ export function toErrorResponse(error: unknown, requestId: string = currentReque
  * holds it), and a key with an empty name as `""`, so that every message names a field the sender can find.
  */
 export function validationError(error: ZodError): AppError {
-  const fields: Record<string, string[]> = {};
-  const add = (key: string, message: string) => (fields[key] ??= []).push(message);
+  // A Map, then own properties: a key the sender chose ("constructor", "__proto__") must not meet Object's own.
+  const named = new Map<string, string[]>();
+  const add = (key: string, message: string) => named.set(key, [...(named.get(key) ?? []), message]);
   for (const issue of error.issues) {
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) add([...issue.path, key === "" ? '""' : key].join("."), issue.message);
@@ -150,7 +151,7 @@ export function validationError(error: ZodError): AppError {
     add(issue.path.join(".") || "_", issue.message);
   }
   const first = error.issues[0]?.message ?? "The request is not valid.";
-  return new AppError("VALIDATION_FAILED", 400, first, fields);
+  return new AppError("VALIDATION_FAILED", 400, first, Object.fromEntries(named));
 }
 
 // Only the error's name, message and cause chain: never request headers or bodies, which may hold tokens.

@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
+import { createServer, request as httpRequest, type Server } from "node:http";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { inflateRawSync } from "node:zlib";
@@ -20,8 +21,11 @@ const API_PORT = envPort("E2E_SMOKE_API_PORT", 4871);
 const BLOB_PORT = envPort("E2E_SMOKE_BLOB_PORT", 4872);
 const APP_PORT = envPort("E2E_SMOKE_APP_PORT", 4873);
 const NO_CORS_APP_PORT = envPort("E2E_SMOKE_NO_CORS_APP_PORT", 4874);
+const NO_CORS_PROXY_PORT = envPort("E2E_SMOKE_NO_CORS_PROXY_PORT", 4875);
 const APP = `http://localhost:${APP_PORT}`;
-const NO_CORS_APP = `http://localhost:${NO_CORS_APP_PORT}`;
+// The broken deployment is reached through a recording proxy of this spec's: it sees the session cookie and the
+// SAS the browser holds, which the smoke's saved trace must not.
+const NO_CORS_APP = `http://localhost:${NO_CORS_PROXY_PORT}`;
 const API = `http://127.0.0.1:${API_PORT}`;
 
 const WRONG_PASSWORD = "not-alice's pässword&%+";
@@ -29,6 +33,48 @@ const STEP_NAMES = ["app", "sign-in", "account", "upload", "list", "remove", "si
 
 let sandbox: RunningProcess | undefined;
 const apps: StandaloneApp[] = [];
+let noCorsProxy: RecordingProxy | undefined;
+
+type RecordingProxy = {
+  /** Every cookie value the browser sent or was sent, by cookie name. */
+  cookies: Map<string, Set<string>>;
+  /** Every SAS signature (`sig=`) in an answer's body. */
+  signatures: Set<string>;
+  close: () => Promise<void>;
+};
+
+/** Forwards localhost:`port` to the app at `target`, Host kept (the app's AUTH_URL is this origin), noting cookies and SAS signatures. */
+async function startRecordingProxy(port: number, target: number): Promise<RecordingProxy> {
+  const cookies = new Map<string, Set<string>>();
+  const signatures = new Set<string>();
+  const note = (name: string, value: string) => {
+    if (value) cookies.set(name.trim(), (cookies.get(name.trim()) ?? new Set()).add(value.trim()));
+  };
+  const server: Server = createServer((req, res) => {
+    for (const pair of (req.headers.cookie ?? "").split(";")) if (pair.includes("=")) note(pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1));
+    // Plain bodies, so that the signatures can be read from them.
+    const headers = { ...req.headers };
+    delete headers["accept-encoding"];
+    const upstream = httpRequest({ host: "127.0.0.1", port: target, method: req.method, path: req.url, headers }, (answer) => {
+      for (const line of answer.headers["set-cookie"] ?? []) {
+        const pair = line.split(";")[0]!;
+        note(pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1));
+      }
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      const chunks: Buffer[] = [];
+      answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+      answer.on("end", () => {
+        for (const match of Buffer.concat(chunks).toString("utf8").matchAll(/[?&]sig=([^&"\s]+)/g)) signatures.add(match[1]!);
+      });
+      answer.pipe(res);
+    });
+    upstream.on("error", () => res.destroy());
+    req.pipe(upstream);
+  });
+  server.listen(port, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  return { cookies, signatures, close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
+}
 
 test.describe.configure({ mode: "serial" });
 
@@ -59,9 +105,11 @@ test.beforeAll(async () => {
       startStandaloneApp({ dir: ".next/standalone", port: NO_CORS_APP_PORT, name: "smoke-no-cors-app", env: { ...env, AUTH_URL: NO_CORS_APP, AUTH_SECRET: "e2e-only-smoke-no-cors-secret-0123456789abcdef01" } }),
     ])),
   );
+  noCorsProxy = await startRecordingProxy(NO_CORS_PROXY_PORT, NO_CORS_APP_PORT);
 });
 
 test.afterAll(async () => {
+  await noCorsProxy?.close();
   await Promise.all(apps.map((app) => app.stop()));
   await sandbox?.stop();
 });
@@ -101,9 +149,12 @@ function unzipEntries(zip: Buffer): { name: string; data: Buffer }[] {
   return entries;
 }
 
-/** Every file the run wrote (unzipped where zipped), with stdout and stderr: none may hold the password in any encoding. */
-async function expectNoPassword(smoke: Smoke, password: string) {
-  const forms = [password, encodeURIComponent(password), new URLSearchParams({ p: password }).toString().slice(2)];
+/**
+ * Every file the run wrote (unzipped where zipped), with stdout and stderr: none may hold the password, nor any of
+ * `secrets` (cookie values, SAS signatures), in any encoding, nor a SAS signature (`sig=`) left unredacted.
+ */
+async function expectNoPassword(smoke: Smoke, password: string, secrets: string[] = []) {
+  const forms = [password, ...secrets].flatMap((secret) => [secret, encodeURIComponent(secret), new URLSearchParams({ p: secret }).toString().slice(2)]);
   const texts: { where: string; text: string }[] = [
     { where: "stdout", text: smoke.stdout },
     { where: "stderr", text: smoke.stderr },
@@ -116,7 +167,8 @@ async function expectNoPassword(smoke: Smoke, password: string) {
     else texts.push({ where: full, text: bytes.toString("latin1") + bytes.toString("utf8") });
   }
   expect(texts.length, "outputs searched").toBeGreaterThan(2);
-  expect(texts.filter(({ text }) => forms.some((form) => text.includes(form))).map((t) => t.where), "outputs holding the password").toEqual([]);
+  expect(texts.filter(({ text }) => forms.some((form) => text.includes(form))).map((t) => t.where), "outputs holding the password, a cookie value or a SAS signature").toEqual([]);
+  expect(texts.filter(({ text }) => /(?<![A-Za-z0-9_])sig(=|%3D)(?!\[redacted\]|%5Bredacted%5D)/i.test(text)).map((t) => t.where), "outputs holding sig=").toEqual([]);
 }
 
 /** The run's failure folder, named on stderr, and its files. */
@@ -192,8 +244,9 @@ test("a wrong password fails at sign-in in the service's words, exit 1, with a s
   await expectNoPassword(smoke, WRONG_PASSWORD);
 });
 
-test("storage CORS without the app's origin fails at upload, naming CORS and the origin to allow, with a screenshot and a trace", async ({}, testInfo) => {
+test("storage CORS without the app's origin fails at upload, naming CORS and the origin to allow, with a screenshot and a trace that hold no credential, and signs out", async ({}, testInfo) => {
   test.setTimeout(90_000);
+  const revocationsBefore = ((await (await fetch(`${API}/_sandbox/stats`)).json()) as { revocations: { refresh_token: number } }).revocations.refresh_token;
   const smoke = await runSmoke(NO_CORS_APP, { username: users.alice.email, password: users.alice.password }, testInfo.outputPath("run"));
   expect(smoke.code, `${smoke.stdout}\n${smoke.stderr}`).toBe(1);
   expect(smoke.stdout).toMatch(/✓ 3 account /);
@@ -202,7 +255,21 @@ test("storage CORS without the app's origin fails at upload, naming CORS and the
   );
   const { files } = await failureFiles(smoke);
   expect(files).toEqual(["4-upload-trace.zip", "4-upload.png"]);
-  await expectNoPassword(smoke, users.alice.password);
+  // The run signed in, was handed a SAS, and sent its session cookie with each request: the trace covers those
+  // requests, and holds none of these values.
+  const sessionCookies = [...noCorsProxy!.cookies].filter(([name]) => name.includes("session-token")).flatMap(([, values]) => [...values]);
+  expect(sessionCookies.length, "session cookies seen by the proxy").toBeGreaterThan(0);
+  expect(noCorsProxy!.signatures.size, "SAS signatures handed to the browser").toBeGreaterThan(0);
+  const cookieValues = [...noCorsProxy!.cookies.values()].flatMap((values) => [...values]).filter((value) => value.length >= 16);
+  await expectNoPassword(smoke, users.alice.password, [...cookieValues, ...noCorsProxy!.signatures]);
+  // And the failed run signed out, at the app (its session cookie is refused) and at the service.
+  expect(smoke.stderr).toContain("smoke: signed out after the failure: signed out of the app and at the service");
+  for (const value of sessionCookies) {
+    const name = [...noCorsProxy!.cookies].find(([, values]) => values.has(value))![0];
+    expect((await fetch(`${NO_CORS_APP}/api/account`, { headers: { cookie: `${name}=${value}` } })).status, "the run's session at the app").toBe(401);
+  }
+  const stats = (await (await fetch(`${API}/_sandbox/stats`)).json()) as { revocations: { refresh_token: number } };
+  expect(stats.revocations.refresh_token - revocationsBefore, "refresh tokens revoked at the service by the sign-out").toBeGreaterThan(0);
 });
 
 test("refuses a password on the command line, before any browser starts (exit 2)", async ({}, testInfo) => {

@@ -5,7 +5,7 @@ import type { CDPSession, Page, Request } from "@playwright/test";
 import { test, expect } from "../fixtures/test";
 import { signIn, users } from "../fixtures/users";
 import { urls } from "../ports";
-import { MiB, expectStored, recordUploadProgress, stageFile, watchBodiesSentToApp, watchStorageRequests, writeRandomFile, type GeneratedFile } from "./support";
+import { MiB, expectOnDocumentsList, expectStored, recordUploadProgress, stageFile, watchBodiesSentToApp, watchStorageRequests, writeRandomFile, type GeneratedFile } from "./support";
 
 // Signed in once per worker: these tests need a signed-in user, nothing about the sign-in (e2e/fixtures/test.ts).
 test.use({ reuseSignIn: true });
@@ -254,12 +254,8 @@ test.describe("block upload", () => {
     const cdp = await throttleUpload(page, 16 * MiB);
     const watch = watchBlocks(page);
     const statusOf = (file: GeneratedFile) => page.getByTestId("document-row").filter({ hasText: file.name }).locator("[data-status]");
-    // The record hears of it a moment later (the browser's report): reload until the list shows it.
-    const expectListed = async (file: GeneratedFile, status: string) =>
-      expect(async () => {
-        await page.goto("/documents");
-        await expect(statusOf(file)).toHaveAttribute("data-status", status, { timeout: 2_000 });
-      }).toPass({ timeout: 20_000 });
+    // The record hears of it a moment later (the browser's report).
+    const expectListed = (file: GeneratedFile, status: string) => expectOnDocumentsList(page, () => expect(statusOf(file)).toHaveAttribute("data-status", status, { timeout: 2_000 }));
 
     await startUpload(page, paused);
     await expect.poll(() => watch.staged.size, { timeout: 60_000 }).toBeGreaterThanOrEqual(1);

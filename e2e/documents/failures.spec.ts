@@ -2,7 +2,7 @@ import path from "node:path";
 import { test, expect } from "../fixtures/test";
 import { signIn, users } from "../fixtures/users";
 import { urls } from "../ports";
-import { MiB, expectStored, listedDocument, stageFile, watchStorageRequests, writeRandomFile } from "./support";
+import { MiB, expectOnDocumentsList, expectStored, listedDocument, stageFile, watchStorageRequests, writeRandomFile } from "./support";
 
 // Signed in once per worker: these tests need a signed-in user, nothing about the sign-in (e2e/fixtures/test.ts).
 test.use({ reuseSignIn: true });
@@ -38,10 +38,9 @@ test.describe("document upload when something goes wrong", () => {
     await expect(success.locator('[data-field="Created first"]')).toContainText(abandoned.itemId);
     await page.screenshot({ path: path.join(import.meta.dirname, "../../screenshots/documents-renewed-upload.png"), fullPage: true });
     expect(storage.filter((r) => r.method() === "PUT")).toHaveLength(2);
-    await expect(async () => {
-      await page.goto(`/documents/${abandoned.itemId}`);
-      await expect(page.getByTestId("document-record-facts").locator('[data-field="Replaced by"]')).toHaveText(stored!.itemId, { timeout: 1000 });
-    }).toPass({ timeout: 15_000 });
+    await expectOnDocumentsList(page, () => expect(listedDocument(page, abandoned.itemId).locator("[data-status]")).toHaveAttribute("data-status", "replaced", { timeout: 1_000 }));
+    await page.goto(`/documents/${abandoned.itemId}`);
+    await expect(page.getByTestId("document-record-facts").locator('[data-field="Replaced by"]')).toHaveText(stored!.itemId);
     await expect(page.locator("[data-status]").first()).toHaveAttribute("data-status", "replaced");
   });
 
@@ -78,12 +77,7 @@ test.describe("document upload when something goes wrong", () => {
     expect(doc?.name).toBe("tampered.pdf");
     expect(doc?.blob.exists).toBe(false);
     // The app's record keeps the failure with the code the user was shown.
-    await expect(async () => {
-      await page.reload();
-      await expect(listedDocument(page, doc!.itemId).locator("[data-status]")).toHaveAttribute("data-status", "failed", {
-        timeout: 1000,
-      });
-    }).toPass({ timeout: 15_000 });
+    await expectOnDocumentsList(page, () => expect(listedDocument(page, doc!.itemId).locator("[data-status]")).toHaveAttribute("data-status", "failed", { timeout: 1_000 }));
   });
 
   test("an upload endpoint on a host that is not allowed is refused before any byte is sent", async ({ page, admin }, testInfo) => {

@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { devices, type BrowserContext, type Page } from "@playwright/test";
 import { test, expect } from "../fixtures/test";
 import { signIn, users } from "../fixtures/users";
-import { MiB, stageFile, writeRandomFile } from "./support";
+import { MiB, expectOnDocumentsList, listedDocument, stageFile, writeRandomFile } from "./support";
 
 /**
  * What a person sees: the upload's progress where they are looking, no drag wording on a touch screen, and a
@@ -96,10 +96,9 @@ test.describe("what a person sees of an upload and of a document's history", () 
     const trail = page.getByTestId("audit-trail");
     const uploaded = trail.locator('[data-event="uploaded"]');
     // The browser's report of the upload reaches the record a moment after the success shows.
-    await expect(async () => {
-      await page.goto(`/documents/${itemId}`);
-      await expect(uploaded).toBeVisible({ timeout: 2_000 });
-    }).toPass({ timeout: 20_000 });
+    await expectOnDocumentsList(page, () => expect(listedDocument(page, itemId).locator("[data-status]")).toHaveAttribute("data-status", "uploaded", { timeout: 2_000 }));
+    await page.goto(`/documents/${itemId}`);
+    await expect(uploaded).toBeVisible();
 
     for (const locale of ["en", "ja"] as const) {
       await useLanguage(context, locale);

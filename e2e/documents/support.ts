@@ -86,3 +86,17 @@ export function listedDocument(page: Page, itemId: string) {
   return page.getByTestId("document-row").filter({ has: page.locator(`a[href="/documents/${itemId}"]`) });
 }
 
+/**
+ * Waits until /documents shows what `check` expects of the app's record. The browser's upload reports reach the
+ * record after the upload shows: sent at once, then from its outbox on each load of /documents and on the outbox's
+ * own retries (2 s, 5 s, 15 s …); a document's own page delivers nothing. So each attempt loads /documents and the
+ * next comes a while later with the page open: the wait ends with the outcome, or with the test's timeout, never
+ * after a guess at how fast this machine is.
+ */
+export async function expectOnDocumentsList(page: Page, check: () => Promise<void>): Promise<void> {
+  await expect(async () => {
+    await page.goto("/documents");
+    await check();
+  }).toPass({ intervals: [1_000, 2_000, 5_000] });
+}
+

@@ -1,7 +1,7 @@
 import { test, expect } from "../fixtures/test";
 import { signIn, users } from "../fixtures/users";
 import { urls } from "../ports";
-import { MiB, expectStored, listedDocument, stageFile, watchBodiesSentToApp, writeRandomFile } from "./support";
+import { MiB, expectOnDocumentsList, expectStored, listedDocument, stageFile, watchBodiesSentToApp, writeRandomFile } from "./support";
 
 // Signed in once per worker: these tests need a signed-in user, nothing about the sign-in (e2e/fixtures/test.ts).
 test.use({ reuseSignIn: true });
@@ -67,11 +67,6 @@ test.describe("document upload", () => {
     const [doc] = await admin.documents();
     expect(doc?.blob.exists).toBe(false);
     // The document exists at the service without a file: the app's record says the upload was cancelled.
-    await expect(async () => {
-      await page.reload();
-      await expect(listedDocument(page, doc!.itemId).locator("[data-status]")).toHaveAttribute("data-status", "abandoned", {
-        timeout: 1000,
-      });
-    }).toPass({ timeout: 15_000 });
+    await expectOnDocumentsList(page, () => expect(listedDocument(page, doc!.itemId).locator("[data-status]")).toHaveAttribute("data-status", "abandoned", { timeout: 1_000 }));
   });
 });

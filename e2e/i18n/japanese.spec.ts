@@ -3,7 +3,7 @@ import type { Page } from "@playwright/test";
 import { test, expect } from "../fixtures/test";
 import { fillSandboxSignIn, users } from "../fixtures/users";
 import { urls } from "../ports";
-import { MiB, writeRandomFile } from "../documents/support";
+import { MiB, expectOnDocumentsList, writeRandomFile } from "../documents/support";
 import { capture as captureBoth } from "../visual/capture";
 
 /**
@@ -213,13 +213,10 @@ test("uploading in Japanese: a name macOS decomposed is taken in NFC, a refused 
   await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
 
   await expect(page.getByTestId("upload-success")).toContainText("アップロードが完了しました", { timeout: 30_000 });
-  // The list is the app's record, which the browser's report reaches a moment later: reload until it shows.
+  // The list is the app's record, which the browser's report reaches a moment later.
   // Newest first: an earlier run's document of the same name (the record outlives the run) comes after it.
   const row = page.getByTestId("document-row").filter({ hasText: "契約書バンク.txt" }).first();
-  await expect(async () => {
-    await page.reload();
-    await expect(row).toContainText("アップロード完了", { timeout: 2_000 });
-  }).toPass({ timeout: 20_000 });
+  await expectOnDocumentsList(page, () => expect(row).toContainText("アップロード完了", { timeout: 2_000 }));
   await expect(row).toContainText(/\d{4}年\d{1,2}月\d{1,2}日 \d{1,2}:\d{2}/);
   await expect(row).toContainText("8.0 MiB");
   await expectJapanese(page, "documents list");

@@ -48,10 +48,14 @@ it("ends a session kept alive by requests past its first idle deadline, found by
   });
 
   // Requests every few minutes: each read past a minute since the last one moves the idle deadline on.
+  const { getSessionStore } = await import("@/lib/session/store-instance");
+  const { storeName } = await import("@/lib/session/session-keys");
   for (const minutes of [2, 4, 6]) {
     vi.setSystemTime(signedInAt + minutes * 60_000);
+    const readAt = Date.now();
     expect(await sessions.readSession(handle), `signed in at +${minutes} min`).not.toBeNull();
-    await new Promise((r) => setTimeout(r, 50)); // the touch is not awaited by the read
+    // The touch is not awaited by the read: wait until it has landed, however long Redis takes.
+    await vi.waitFor(async () => expect((await getSessionStore().get(storeName("session", handle)))!.lastSeenAt).toBeGreaterThanOrEqual(readAt), { timeout: 30_000, interval: 50 });
   }
 
   // Past the sign-in's idle deadline (+5 min), well within the one the requests set (+11 min).

@@ -206,6 +206,9 @@ describe("the document-record routes", () => {
         new NextRequest(`${ORIGIN}/api/documents/${itemId}/events`, { method: "POST", headers: { cookie: alice, origin: ORIGIN, "content-type": contentType }, body }),
         params(itemId),
       );
+    // Keys named like Object's own are fields like any other.
+    expect(await fieldsOf(await listRoute.GET(request("/api/documents?constructor=x", { cookie: alice }), {}))).toEqual(["constructor"]);
+    expect(await fieldsOf(await raw('{"events":[],"__proto__":{"x":1}}', "application/json"))).toEqual(["events", "__proto__"]);
     expect(await fieldsOf(await raw("{not json", "application/json"))).toEqual(["body"]);
     expect(await fieldsOf(await raw(JSON.stringify({ events: [] }), "text/plain"))).toEqual(["body"]);
     // The last second before the year 10000 and the first of the year 1000 are kept, and read back as they were.

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { sasExpired } from "@/lib/upload/resume-point";
 import { createResumeSaver } from "@/lib/upload/resume-saver";
 import { isSameFile, withoutExpiredEndpoint, type SavedUpload } from "@/lib/upload/saved-upload";
@@ -61,7 +61,8 @@ describe("saved uploads", () => {
     saver.save(item, { ...pointFor("2026-11-26T11:00:00Z"), staged: [0] });
     saver.save(item, { ...pointFor("2026-11-26T11:00:00Z"), staged: [0, 1] });
     saver.remove("upload-1");
-    await new Promise((r) => setTimeout(r, 50));
+    // The saver works in the background (its hashes take 20 ms each): wait for its last step, however late.
+    await vi.waitFor(() => expect(log).toHaveLength(3), { timeout: 10_000, interval: 10 });
     expect(log).toEqual(["save 0 md5:abcd item-1", "save 0,1 md5:abcd item-1", "remove upload-1"]);
   });
 });

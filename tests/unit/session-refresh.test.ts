@@ -196,10 +196,12 @@ describe("refreshIfDue", () => {
 
   it("leaves a session signed out when it ends while its refresh is held at the token endpoint", async () => {
     standIn.tokenAnswer = rotated;
-    standIn.tokenDelayMs = 400;
+    standIn.tokenDelayMs = 1_000;
     const id = await expiredSession();
+    const callsBefore = standIn.tokenCalls;
     const refreshing = refresh(id);
-    await new Promise((r) => setTimeout(r, 100));
+    // Once the token call has reached the token endpoint (held there 1 s), however long that took:
+    await vi.waitFor(() => expect(standIn.tokenCalls).toBe(callsBefore + 1), { timeout: 30_000, interval: 10 });
     // "Sign out everywhere" from another browser while the token call is out.
     await m.sessions.deleteSession(id);
     expect(await refreshing).toBeNull();

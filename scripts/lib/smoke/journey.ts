@@ -6,6 +6,7 @@ import { chromiumArgs, chromiumExecutablePath } from "../../../e2e/chromium-path
 import { acceptConsent, clearCredentialFields, markPage, CREDENTIAL_FIELDS, fillSignInForm, loadSignInHook, waitForSignInOutcome } from "./sign-in";
 import { StepFailure } from "./step-failure";
 import { watchStorage } from "./storage-watch";
+import { redactTraceFile } from "./trace-redaction";
 
 export type StepName = "app" | "sign-in" | "account" | "upload" | "list" | "remove" | "sign-out";
 
@@ -32,7 +33,14 @@ export type SmokeOptions = {
   onStep?: (result: StepResult) => void;
 };
 
-export type SmokeRun = { steps: StepResult[]; ms: number; runDir: string | null; documentName: string };
+export type SmokeRun = {
+  steps: StepResult[];
+  ms: number;
+  runDir: string | null;
+  documentName: string;
+  /** After a failed step: how the run's session was ended (or why it could not be); null when none had started. */
+  signOutAfterFailure: { ok: boolean; detail: string } | null;
+};
 
 /** A step waits this long for what it needs; a busy deployment still answers within it. */
 const STEP_TIMEOUT_MS = 30_000;
@@ -238,6 +246,31 @@ const steps: Record<StepName, (j: Journey, trace: TracePause) => Promise<string>
 /** Pauses the failing step's trace around the credentials (the sign-in step); a no-op elsewhere. */
 type TracePause = { pause(): Promise<void>; resume(): Promise<void> };
 
+const UNTRACED: TracePause = { pause: async () => {}, resume: async () => {} };
+
+/**
+ * After a failed step, ends the session the run may hold, at the app and at the service, as the sign-out step
+ * does: a failed run must not leave the test account signed in, nor a live session behind a kept trace. Runs
+ * between trace chunks, so no trace holds it. Nothing to do when the app itself did not answer (no sign-in began)
+ * or holds no session (its API answers 401).
+ */
+async function signOutAfterFailure(journey: Journey, failed: StepName): Promise<SmokeRun["signOutAfterFailure"]> {
+  if (failed === "app") return null;
+  const { page, appOrigin } = journey;
+  try {
+    const account = await page.request.get(`${appOrigin}/api/account`, { timeout: STEP_TIMEOUT_MS });
+    if (account.status() === 401) return { ok: true, detail: "the app holds no session for this run" };
+    const signOut = page.getByRole("button", { name: "Sign out", exact: true });
+    if (new URL(page.url()).origin !== appOrigin || !(await signOut.isVisible())) {
+      await page.goto(`${appOrigin}/account`, { waitUntil: "domcontentloaded", timeout: STEP_TIMEOUT_MS });
+    }
+    return { ok: true, detail: await steps["sign-out"](journey, UNTRACED) };
+  } catch (error) {
+    const reason = error instanceof StepFailure ? error.message : (error as Error).message.split("\n")[0]!;
+    return { ok: false, detail: redact(reason, [journey.options.password, journey.options.username]) };
+  }
+}
+
 /** Runs the journey; never throws for a failed step: the result says which failed and why. */
 export async function runSmoke(options: SmokeOptions): Promise<SmokeRun> {
   const started = Date.now();
@@ -249,6 +282,7 @@ export async function runSmoke(options: SmokeOptions): Promise<SmokeRun> {
   const browser = await chromium.launch({ headless: !options.headed, executablePath: chromiumExecutablePath, args: chromiumArgs });
   const results: StepResult[] = [];
   let failedRunDir: string | null = null;
+  let signedOut: SmokeRun["signOutAfterFailure"] = null;
   try {
     // English pages: the journey finds the app's buttons by their English names.
     const context = await browser.newContext({ locale: "en-US", viewport: { width: 1280, height: 900 } });
@@ -274,6 +308,7 @@ export async function runSmoke(options: SmokeOptions): Promise<SmokeRun> {
           // Stopped, not only between chunks: a paused chunk still records the network, the credentials' POST included.
           const part = path.join(scratch, `${prefix}-trace-before-credentials.zip`);
           await context.tracing.stop({ path: part });
+          await redactTraceFile(part);
           earlier.push(part);
           tracing = false;
         },
@@ -308,6 +343,7 @@ export async function runSmoke(options: SmokeOptions): Promise<SmokeRun> {
         if (tracing) {
           const tracePath = path.join(runDir, `${prefix}-trace.zip`);
           await context.tracing.stopChunk({ path: tracePath });
+          await redactTraceFile(tracePath);
           files.push(tracePath);
         }
         result = { name, title, status: "failed", ms: Date.now() - stepStarted, detail: redact(reason, secrets), files };
@@ -315,10 +351,12 @@ export async function runSmoke(options: SmokeOptions): Promise<SmokeRun> {
       results.push(result);
       options.onStep?.(result);
     }
+    const failedStep = results.find((r) => r.status === "failed");
+    if (failedStep) signedOut = await signOutAfterFailure(journey, failedStep.name);
     await context.tracing.stop();
   } finally {
     await browser.close();
     await rm(scratch, { recursive: true, force: true });
   }
-  return { steps: results, ms: Date.now() - started, runDir: failedRunDir, documentName };
+  return { steps: results, ms: Date.now() - started, runDir: failedRunDir, documentName, signOutAfterFailure: signedOut };
 }

@@ -17,7 +17,16 @@ export function summaryLines(run: SmokeRun): string[] {
     `smoke: FAILED at ${failed.name}: ${failed.detail}`,
     `smoke: screenshot and trace of the failing step in ${run.runDir}: ${failed.files.map((f) => f.split("/").at(-1)).join(", ") || "none could be taken"}`,
     `smoke: open the trace with \`npx playwright show-trace <file>\``,
+    ...signOutLines(run),
   ];
+}
+
+/** What became of the failed run's session: ended at the app and the service, or left for the operator to end. */
+function signOutLines(run: SmokeRun): string[] {
+  const outcome = run.signOutAfterFailure;
+  if (!outcome) return [];
+  if (outcome.ok) return [`smoke: signed out after the failure: ${outcome.detail}`];
+  return [`smoke: could not sign out after the failure (${outcome.detail}): sign the test account out at the service`];
 }
 
 const xml = (text: string) => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
