@@ -2,7 +2,7 @@ import { envPort } from "../../scripts/lib/env-port";
 
 /**
  * The extra app servers the deployment specs (and the visual spec, for a database outage) start themselves,
- * beside the config's webServers: each port from its own variable (defaults in 4650–4699, 4760–4761 and 4807–4808,
+ * beside the config's webServers: each port from its own variable (defaults in 4650–4699, 4760–4761 and 4807–4809,
  * clear of the suite's defaults). The sandbox must accept their
  * callbacks and CORS origins, so playwright.config.ts reads this file too.
  */
@@ -33,6 +33,8 @@ export const deployPorts = {
   /** The instance restarted on its embedded database, and the second process on the same folder (never listens). */
   embeddedRestart: envPort("E2E_EMBEDDED_RESTART_PORT", 4807),
   embeddedRestartSecond: envPort("E2E_EMBEDDED_RESTART_SECOND_PORT", 4808),
+  /** The instance on the embedded database whose disk syncs are traced. */
+  embeddedDurability: envPort("E2E_EMBEDDED_DURABILITY_PORT", 4809),
 };
 
 /** A public-looking name that Chromium maps to loopback (--host-resolver-rules); nothing else resolves it. */
@@ -47,4 +49,5 @@ export const deployUrls = {
   documentsOutage: `http://localhost:${deployPorts.documentsOutage}`,
   embeddedRestart: `http://localhost:${deployPorts.embeddedRestart}`,
   rateLimited: `http://localhost:${deployPorts.rateLimited}`,
+  embeddedDurability: `http://localhost:${deployPorts.embeddedDurability}`,
 };
