@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -128,21 +129,35 @@ async function signInWithOneDocument(browser: Browser, app: { url: string }): Pr
 }
 
 /**
+ * GET /api/health on a connection of its own (`agent: false`): the probe measures the server, not a pooled socket
+ * that the server may be closing as it is reused (undici's keep-alive race).
+ */
+function healthStatus(appUrl: string): Promise<number | undefined> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(`${appUrl}/api/health`, { agent: false, timeout: 30_000 }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode));
+    });
+    req.on("timeout", () => req.destroy(new Error("no answer in 30 s")));
+    req.on("error", reject);
+  });
+}
+
+/**
  * Six exports at once while /api/health is asked every 100 ms; resolves each file's text and the slowest health
  * answer. Each response body is read to its end (a cut connection rejects).
  */
 async function exportSixAtOnce(app: { url: string }, cookie: string) {
   let exporting = true;
   let healthMaxMs = 0;
-  let healthFailures = 0;
+  const healthFailures: string[] = [];
   let healthRequests = 0;
   const health = (async () => {
     while (exporting) {
       const started = performance.now();
-      const res = await fetch(`${app.url}/api/health`).catch(() => null);
-      await res?.arrayBuffer();
+      const status = await healthStatus(app.url).catch((error: unknown) => String(error));
       healthRequests += 1;
-      if (res?.status !== 200) healthFailures += 1;
+      if (status !== 200) healthFailures.push(String(status));
       healthMaxMs = Math.max(healthMaxMs, performance.now() - started);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -209,7 +224,7 @@ for (const kind of ["PostgreSQL", "PGlite"] as const) {
       const list = await fetch(`${app.url}/api/documents?limit=5`, { headers: { cookie } }).catch((error: unknown) => error);
       expect(list instanceof Response ? list.status : `${String(list)}; exit ${app.child.exitCode}; ${appErrors.join(" | ")}`).toBe(200);
       expect(app.child.exitCode).toBeNull();
-      expect(run.healthFailures).toBe(0);
+      expect(run.healthFailures).toEqual([]);
       expect(run.healthRequests).toBeGreaterThan(0);
       // The goal is ≤ 2 s (docs/figures.md has the measured figure); asserted loosely, for machines 2.5× slower.
       expect(run.healthMaxMs).toBeLessThan(10_000);
