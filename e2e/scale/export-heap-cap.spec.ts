@@ -144,6 +144,28 @@ function healthStatus(appUrl: string): Promise<number | undefined> {
 }
 
 /**
+ * One download over node:http, which waits for headers as long as it takes: a queued export answers only once one
+ * of the user's two slots is free, which on a loaded machine took longer than fetch's 300 s headers timeout.
+ * The body as text without its byte-order mark (as Response.text() gives it); a cut connection rejects.
+ */
+function download(url: string, cookie: string): Promise<{ status: number | undefined; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { agent: false, headers: { cookie } }, (res) => {
+      res.setEncoding("utf8");
+      const parts: string[] = [];
+      res.on("data", (part: string) => parts.push(part));
+      res.on("end", () => {
+        const body = parts.join("");
+        resolve({ status: res.statusCode, body: body.startsWith("\uFEFF") ? body.slice(1) : body });
+      });
+      res.on("error", reject);
+      res.on("aborted", () => reject(new Error("download cut")));
+    });
+    req.on("error", reject);
+  });
+}
+
+/**
  * Six exports at once while /api/health is asked every 100 ms; resolves each file's text and the slowest health
  * answer. Each response body is read to its end (a cut connection rejects).
  */
@@ -167,8 +189,8 @@ async function exportSixAtOnce(app: { url: string }, cookie: string) {
   try {
     const files = await Promise.all(
       formats.map(async (format) => {
-        const res = await fetch(`${app.url}/api/documents/export?format=${format}`, { headers: { cookie } });
-        return { format, status: res.status, body: await res.text() };
+        const res = await download(`${app.url}/api/documents/export?format=${format}`, cookie);
+        return { format, ...res };
       }),
     );
     return { files, healthMaxMs, healthFailures, healthRequests, seconds: (performance.now() - started) / 1000 };
@@ -239,7 +261,7 @@ for (const kind of ["PostgreSQL", "PGlite"] as const) {
           expect(parsed.events).toHaveLength(events);
           expect(parsed.events.filter((e) => e.type === "uploaded")).toHaveLength(SEEDED);
         } else {
-          // Response.text() drops the byte-order mark; the header, one line per event, and the final line break.
+          // download() drops the byte-order mark; the header, one line per event, and the final line break.
           const lines = file.body.split("\r\n");
           expect(lines[0]).toBe(CSV_HEADER);
           expect(lines.at(-1)).toBe("");
