@@ -36,6 +36,7 @@ import { userKeyFor } from "@/lib/auth/user-key";
 import { DEFAULT_HEAP_CAP_MIB } from "../../scripts/lib/heap-cap";
 import { envPort } from "../../scripts/lib/env-port";
 import { UNLIMITED_BUDGETS } from "../../scripts/lib/unlimited-budgets";
+import { exportPlans } from "./export-plans";
 
 const SANDBOX_PORTS = { authPort: envPort("BENCH_DOCUMENTS_AUTH_PORT", 4713), apiPort: envPort("BENCH_DOCUMENTS_API_PORT", 4714), blobPort: envPort("BENCH_DOCUMENTS_BLOB_PORT", 4715) };
 const POSTGRES_PORT = envPort("BENCH_DOCUMENTS_DB_PORT", 4716);
@@ -125,24 +126,6 @@ const HEAVY_STATEMENTS = (userKey: string) => [
     from (select * from documents where user_key = ${userKey} order by created_at desc limit ${sql.raw(String(HEAVY_DOCUMENTS))}) d, generate_series(1, 997) i`,
   sql`analyze`,
 ];
-
-/**
- * EXPLAIN (ANALYZE) of the export's keyset queries past their first batch, as the repository sends them
- * (lib/documents/document-records.ts): documents newest first after the 500th, events by document then time after the 500th.
- */
-async function exportPlans(userKey: string, execute: (statement: ReturnType<typeof sql>) => Promise<Record<string, unknown>[]>): Promise<string[]> {
-  const [doc] = await execute(sql`select created_at::text as at, item_id from documents where user_key = ${userKey} order by created_at desc nulls last, item_id desc nulls last offset 499 limit 1`);
-  const [event] = await execute(sql`select item_id, at::text as at, id from document_events where user_key = ${userKey} order by item_id, at, id offset 499 limit 1`);
-  const plans = [
-    sql`explain (analyze, costs off) select * from documents where user_key = ${userKey}
-        and (created_at, item_id) < (${doc!.at}::timestamptz, ${doc!.item_id}) order by created_at desc nulls last, item_id desc nulls last limit 500`,
-    sql`explain (analyze, costs off) select * from document_events where user_key = ${userKey}
-        and (item_id, at, id) > (${event!.item_id}, ${event!.at}::timestamptz, ${event!.id}) order by item_id, at, id limit 500`,
-  ];
-  const out: string[] = [];
-  for (const plan of plans) out.push((await execute(plan)).map((r) => Object.values(r)[0]).join("\n"));
-  return out;
-}
 
 /** The plan of the list's first page, as the repository asks for it: it should read documents_list_idx in order. */
 const LIST_PLAN = (userKey: string) => sql`
