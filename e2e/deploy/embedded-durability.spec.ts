@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { embeddedDatabaseDir } from "../../scripts/lib/standalone-app";
@@ -35,10 +35,11 @@ test.describe("the embedded database on disk", () => {
     app = await startStandaloneApp({ dir: ".next/standalone", port: deployPorts.embeddedDurability, name: "embedded-durability", env });
     await signIn(page, users.alice);
 
-    const traceFile = path.join(traceDir, "server.strace");
-    // Every thread of the server (-f), descriptors named (-yy: the WAL file's path, the client's TCP socket), only the
-    // first 64 bytes of a read or write: the request line and the status line (a request line here is longer than 64).
-    const tracer = spawn("strace", ["-f", "-yy", "-s", "64", "-e", "trace=fsync,fdatasync,read,write,writev", "-e", "signal=none", "-o", traceFile, "-p", String(app.child.pid)], { stdio: ["ignore", "ignore", "pipe"] });
+    // Every thread of the server, each in a file of its own (-ff: in one file, a call another thread's call
+    // interrupts is split over two lines), descriptors named (-yy: the WAL file's path, the client's TCP socket),
+    // only the first 64 bytes of a read or write: the request line and the status line (a request line here is
+    // longer than 64).
+    const tracer = spawn("strace", ["-ff", "-yy", "-s", "64", "-e", "trace=fsync,fdatasync,read,write,writev", "-e", "signal=none", "-o", path.join(traceDir, "server"), "-p", String(app.child.pid)], { stdio: ["ignore", "ignore", "pipe"] });
     const tracerExited = new Promise<number | null>((resolve) => tracer.once("exit", resolve));
     await new Promise<void>((resolve, reject) => {
       tracer.stderr.on("data", (chunk: Buffer) => chunk.toString().includes("attached") && resolve());
@@ -54,14 +55,19 @@ test.describe("the embedded database on disk", () => {
     tracer.kill("SIGINT");
     await tracerExited;
 
-    const trace = readFileSync(traceFile, "utf8").split("\n");
-    const request = trace.findIndex((line) => line.includes(`"POST /api/documents/${itemId}`));
+    // The event loop's thread reads the request, runs PGlite and writes the answer.
+    const trace = readdirSync(traceDir)
+      .map((name) => readFileSync(path.join(traceDir, name), "utf8"))
+      .find((text) => text.includes(`"POST /api/documents/${itemId}`))
+      ?.split("\n");
+    expect(trace, "the thread that read the request").toBeDefined();
+    const request = trace!.findIndex((line) => line.includes(`"POST /api/documents/${itemId}`));
     expect(request, "the request read from its socket").toBeGreaterThanOrEqual(0);
     // The connection, as strace names it (descriptor and both ends): other connections (probes) answer 200 too.
-    const socket = trace[request]!.match(/\bread\((\d+<TCP:\[[^\]]+\]>)/)![1]!;
-    const answer = trace.findIndex((line, i) => i > request && (line.includes(`write(${socket}, "HTTP/1.1 200`) || line.includes(`writev(${socket}, [{iov_base="HTTP/1.1 200`)));
+    const socket = trace![request]!.match(/\bread\((\d+<TCP:\[[^\]]+\]>)/)![1]!;
+    const answer = trace!.findIndex((line, i) => i > request && (line.includes(`write(${socket}, "HTTP/1.1 200`) || line.includes(`writev(${socket}, [{iov_base="HTTP/1.1 200`)));
     expect(answer, "the answer written to that socket").toBeGreaterThan(request);
     const wal = new RegExp(`\\bfdatasync\\(\\d+<${realpathSync(databaseDir).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/pg_wal/[0-9A-F]{24}>\\) = 0`);
-    expect(trace.slice(request, answer).filter((line) => wal.test(line)).length).toBeGreaterThanOrEqual(1);
+    expect(trace!.slice(request, answer).filter((line) => wal.test(line)).length).toBeGreaterThanOrEqual(1);
   });
 });

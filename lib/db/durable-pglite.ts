@@ -115,9 +115,8 @@ export class DurableNodeFS extends NodeFS {
 
 /**
  * fsyncs every file and folder under `dir`, and `dir`'s own parent: what initdb does before it reports a new
- * cluster. A folder just filled from the build's seed or by PGlite's initdb is otherwise only in the page cache,
- * and PostgreSQL never syncs files it did not write itself (the seed is a cleanly shut down cluster, so no crash
- * recovery syncs it either).
+ * cluster. A folder just made by PGlite's initdb is otherwise only in the page cache (strace saw no other sync of
+ * it); one loaded from the build's seed was also synced by PostgreSQL's start-up, and this is a second pass there.
  */
 export function syncFolderTree(dir: string): void {
   const syncPath = (target: string) => {
