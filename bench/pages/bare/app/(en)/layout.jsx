@@ -1,4 +1,4 @@
-import "./globals.css";
+import "../globals.css";
 
 export const metadata = { title: "Bare page", description: "The bench's baseline: Next.js, React and Tailwind alone." };
 

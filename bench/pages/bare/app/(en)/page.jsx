@@ -1,4 +1,4 @@
-import { CountButton } from "./count-button";
+import { CountButton } from "../count-button";
 
 export default function Page() {
   return (
