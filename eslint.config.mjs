@@ -10,7 +10,7 @@ const config = [
     rules: { "react-hooks/rules-of-hooks": "off" },
   },
   {
-    ignores: [".next/**", "node_modules/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "bench/results/**"],
+    ignores: [".next/**", "node_modules/**", "test-results/**", "playwright-report/**", "next-env.d.ts", "bench/results/**", "bench/pages/bare/.next/**"],
   },
 ];
 

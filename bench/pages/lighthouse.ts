@@ -10,6 +10,8 @@ export interface LighthouseRun {
   fcpMs: number;
   lcpMs: number;
   tbtMs: number;
+  /** Main-thread work during the load (Lighthouse's `mainthread-work-breakdown`, 4× CPU slowdown applied), ms. */
+  mainThreadMs: number;
   cls: number;
   /** The document's server response time as Lighthouse saw it (unthrottled), ms. */
   ttfbMs: number;
@@ -89,6 +91,7 @@ export async function runLighthouse(url: string, cookie?: string, saveAs?: strin
       fcpMs: numeric("first-contentful-paint"),
       lcpMs: numeric("largest-contentful-paint"),
       tbtMs: numeric("total-blocking-time"),
+      mainThreadMs: numeric("mainthread-work-breakdown"),
       cls: numeric("cumulative-layout-shift"),
       ttfbMs: numeric("server-response-time"),
       jsKiB: (scripts?.transferSize ?? 0) / 1024,

@@ -1,14 +1,16 @@
 /**
- * Page weight and speed: Lighthouse (mobile preset, 3 runs per page and language, medians) on the production
- * build against the sandbox, beside the JavaScript each page loads according to the build itself, each figure
- * beside its goal.
+ * Page weight and speed against Next.js itself: Lighthouse (mobile preset) on the production build against the
+ * sandbox, each run of an app page right after a run of a bare Next.js page (bench/pages/bare/: same next, react and
+ * tailwindcss), 3 pairs per page and language; each figure as the median of the pairs' ratios or differences,
+ * beside its goal. A machine's speed moves both runs of a pair, so the ratios hold where the scores do not.
  *
  *   npm run bench:pages
  *
- * Ports: BENCH_APP_PORT (4250), BENCH_AUTH_PORT (4251), BENCH_API_PORT (4252), BENCH_BLOB_PORT (4253).
- * Chrome: CHROME_PATH (default /usr/bin/chromium). Runs per page: BENCH_RUNS (3).
+ * Ports: BENCH_APP_PORT (4250), BENCH_AUTH_PORT (4251), BENCH_API_PORT (4252), BENCH_BLOB_PORT (4253), the bare
+ * page BENCH_BARE_PORT (4254). Chrome: CHROME_PATH (default /usr/bin/chromium). Pairs per page: BENCH_RUNS (3).
  * BENCH_PAGES (e.g. "/,/account") and BENCH_LOCALES (e.g. "ja") narrow the run; BENCH_PAGES_SAVE=<dir> keeps
- * every run's report, trace and DevTools log there (`<dir>/<page>-<lang>-<run>.trace.json`).
+ * every run's report, trace and DevTools log there (`<dir>/<page>-<lang>-<run>.trace.json`, and
+ * `<dir>/bare-<page>-<lang>-<run>.…` for the bare run paired with it). The pages are listed in ./pages.ts.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -19,14 +21,18 @@ import { startApp } from "../load/app-server";
 import { LOCALE_COOKIE } from "../../lib/i18n/locales";
 import { buildIfNeeded } from "./build";
 import { buildJsKiB } from "./build-js";
-import { JS_BUDGET_KIB, MEASURED_PAGES } from "./pages";
-import { runLighthouse, type LighthouseRun } from "./lighthouse";
+import { BARE_JS_KIB, MEASURED_PAGES } from "./pages";
+import { buildBareIfNeeded, startBare } from "./bare";
+import { runLighthouse } from "./lighthouse";
 import { signIn } from "./sign-in";
-import { allWithinGoals, formatTable, summarizeRuns, type PageResult } from "./table";
+import { allWithinGoals, compareWithBare, formatTable, median, summarizeRuns, type Pair, type PageResult } from "./table";
 import { envPort } from "../../scripts/lib/env-port";
 
 const APP_PORT = envPort("BENCH_APP_PORT", 4250);
 const SANDBOX_PORTS = { authPort: envPort("BENCH_AUTH_PORT", 4251), apiPort: envPort("BENCH_API_PORT", 4252), blobPort: envPort("BENCH_BLOB_PORT", 4253) };
+const BARE_PORT = envPort("BENCH_BARE_PORT", 4254);
+// The bare page in the page's language: a Japanese page's first layout loads a CJK font, and so does the bare one's.
+const BARE_PATHS: Record<string, string> = { en: "/", ja: "/ja" };
 const RUNS = envPort("BENCH_RUNS", 3);
 const LOCALES = (process.env.BENCH_LOCALES || "en,ja").split(",");
 const ONLY_PAGES = process.env.BENCH_PAGES ? process.env.BENCH_PAGES.split(",") : undefined;
@@ -36,6 +42,7 @@ process.once("SIGINT", () => process.exit(130));
 process.once("SIGTERM", () => process.exit(143));
 
 buildIfNeeded();
+buildBareIfNeeded();
 const appUrl = `http://localhost:${APP_PORT}`;
 const sandbox = await startSandbox({
   ...SANDBOX_PORTS,
@@ -46,6 +53,7 @@ const sandbox = await startSandbox({
 });
 const sessionStoreDir = mkdtempSync(path.join(os.tmpdir(), "esign-bench-pages-sessions-"));
 const results: PageResult[] = [];
+const bare = await startBare(BARE_PORT);
 try {
   const app = await startApp(APP_PORT, {
     ESIGN_USE_SANDBOX: "true",
@@ -66,31 +74,48 @@ try {
       for (const locale of LOCALES) {
         // The language as the menu stores it; a fresh Chrome has no time-zone cookie yet, as a first visit.
         const cookie = [page.signedIn ? signedIn.cookie : "", `${LOCALE_COOKIE}=${locale}`].filter(Boolean).join("; ");
-        const runs: LighthouseRun[] = [];
+        const pairs: Pair[] = [];
         for (let i = 0; i < RUNS; i++) {
-          const saveAs = SAVE_DIR && path.join(SAVE_DIR, `${page.route.replace(/[^a-z]+/gi, "-").replace(/^-|-$/g, "") || "landing"}-${locale}-${i + 1}`);
-          const run = await runLighthouse(url, cookie, saveAs);
-          if (run) runs.push(run);
-          console.log(`${page.route} ${locale} run ${i + 1}/${RUNS}: ${run ? `perf ${run.perf}, a11y ${run.a11y}, bp ${run.bestPractices}, LCP ${(run.lcpMs / 1000).toFixed(2)} s, TBT ${run.tbtMs.toFixed(0)} ms, benchmarkIndex ${run.benchmarkIndex.toFixed(0)}` : "failed"}`);
+          const name = `${page.route.replace(/[^a-z]+/gi, "-").replace(/^-|-$/g, "") || "landing"}-${locale}-${i + 1}`;
+          const bareRun = await runLighthouse(`${bare.url}${BARE_PATHS[locale] ?? "/"}`, undefined, SAVE_DIR && path.join(SAVE_DIR, `bare-${name}`));
+          const run = await runLighthouse(url, cookie, SAVE_DIR && path.join(SAVE_DIR, name));
+          if (bareRun && run) pairs.push({ bare: bareRun, page: run });
+          const line = (r: typeof run) =>
+            r ? `main thread ${r.mainThreadMs.toFixed(0)} ms, LCP ${(r.lcpMs / 1000).toFixed(2)} s, TBT ${r.tbtMs.toFixed(0)} ms, JS ${r.jsKiB.toFixed(1)} KiB, perf ${r.perf}, a11y ${r.a11y}, bp ${r.bestPractices}, benchmarkIndex ${r.benchmarkIndex.toFixed(0)}` : "failed";
+          console.log(`${page.route} ${locale} pair ${i + 1}/${RUNS}:\n  bare: ${line(bareRun)}\n  page: ${line(run)}`);
         }
-        results.push({ route: page.route, locale, jsBudgetKiB: JS_BUDGET_KIB, buildJsKiB: buildJsKiB(page.route), medians: summarizeRuns(runs), runs: runs.length });
+        results.push({
+          route: page.route,
+          locale,
+          buildJsKiB: buildJsKiB(page.route),
+          runs: pairs.length,
+          medians: summarizeRuns(pairs.map((p) => p.page)),
+          bare: summarizeRuns(pairs.map((p) => p.bare)),
+          against: compareWithBare(pairs),
+        });
       }
     }
   } finally {
     await app.stop();
   }
 } finally {
+  await bare.stop();
   await sandbox.stop();
   rmSync(sessionStoreDir, { recursive: true, force: true });
 }
 
+const bareJs = results.flatMap((r) => (r.bare ? [r.bare.jsKiB] : []));
+const bareJsMedian = bareJs.length ? median(bareJs) : Number.NaN;
 console.log(`
-Pages: Lighthouse 12.2.3, mobile preset (simulated throttling), ${RUNS} runs per page and language, medians of the runs that finished
-${new Date().toISOString()}; Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}; app = next start on ${appUrl}
+Pages against a bare Next.js page: Lighthouse 12.2.3, mobile preset (simulated throttling), ${RUNS} pairs (bare, then page) per page and language
+${new Date().toISOString()}; Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}; app = next start on ${appUrl}, bare page on ${bare.url}
 
 ${formatTable(results)}
 
-JS = JavaScript as transferred (gzip body + response headers) in the Lighthouse run; build JS = gzip size of the chunks
-the page's HTML loads, computed from .next without a browser. benchmarkIndex = Lighthouse's measure of the CPU during
-the run (lower = a slower or busier machine). / and /auth/error signed out; the others signed in as alice.
+Each figure: the median over the pairs of the page's ratio to (×) or difference from (+) the bare run just before it;
+in brackets the page's and the bare page's medians. main thread = Lighthouse's main-thread work (4× CPU slowdown);
+JS = JavaScript as transferred (gzip body + response headers); build JS = gzip size of the chunks the page's HTML
+loads, computed from .next without a browser. benchmarkIndex = Lighthouse's measure of the CPU (page / bare; lower =
+a slower or busier machine). / and /auth/error signed out; the others signed in as alice.
+Bare page's JS: ${bareJsMedian.toFixed(1)} KiB${Math.abs(bareJsMedian - BARE_JS_KIB) > 0.5 ? ` — NOT the ${BARE_JS_KIB} KiB in bench/pages/pages.ts (BARE_JS_KIB, which the page-weight e2e holds the pages to): update it` : ` (BARE_JS_KIB in bench/pages/pages.ts: ${BARE_JS_KIB})`}.
 ${allWithinGoals(results) ? "Every page within every goal." : "Some figure misses its goal (✗)."}${SAVE_DIR ? `\nReports and traces: ${SAVE_DIR}` : ""}`);

@@ -1,13 +1,14 @@
 import type { BrowserContext, Request } from "@playwright/test";
 import { test, expect } from "../fixtures/test";
 import { signIn, users } from "../fixtures/users";
-import { JS_BUDGET_KIB, MEASURED_PAGES } from "../../bench/pages/pages";
+import { BARE_JS_KIB, JS_OVER_BARE_KIB, MEASURED_PAGES } from "../../bench/pages/pages";
 import { LOCALE_COOKIE } from "../../lib/i18n/locales";
 
 /**
  * Page weight (docs/page-weight.md): the JavaScript each page loads, gzip as transferred (body + response headers,
  * as Lighthouse counts it, `import()` chunks fetched during the load included), in English and Japanese, against
- * the budget. Bytes, not timings: the same on a busy machine. `npm run bench:pages` measures the timings.
+ * what a bare Next.js page of the same versions loads (`BARE_JS_KIB`, measured by `npm run bench:pages`, which says
+ * when it no longer matches). Bytes, not timings: the same on a busy machine. The bench measures the timings.
  */
 
 /** Loads `path` in a fresh context (empty cache) and sums the scripts it fetched until the network went quiet. */
@@ -26,7 +27,7 @@ async function scriptKiB(context: BrowserContext, path: string, locale: string) 
   return { count: scripts.length, kib: sizes.reduce((sum, s) => sum + s.responseBodySize + s.responseHeadersSize, 0) / 1024 };
 }
 
-test("every page loads at most its JavaScript budget (gzip, as transferred) in English and Japanese", async ({ page, context, newBrowser, baseURL }) => {
+test(`every page loads at most ${JS_OVER_BARE_KIB} KiB more JavaScript than a bare Next.js page (gzip, as transferred) in English and Japanese`, async ({ page, context, newBrowser, baseURL }) => {
   test.setTimeout(120_000);
   await signIn(page, users.alice);
   const created = await page.evaluate(async () => {
@@ -46,9 +47,12 @@ test("every page loads at most its JavaScript budget (gzip, as transferred) in E
       const fresh = await newBrowser();
       await fresh.addCookies([...(target.signedIn ? sessionCookies : []), { name: LOCALE_COOKIE, value: locale, url: baseURL! }]);
       const { count, kib } = await scriptKiB(fresh, target.path(created.itemId), locale);
-      measured.push(`${target.route} ${locale}: ${kib.toFixed(1)} KiB in ${count} scripts`);
+      const overBare = kib - BARE_JS_KIB;
+      measured.push(`${target.route} ${locale}: ${kib.toFixed(1)} KiB in ${count} scripts (bare page ${overBare >= 0 ? "+" : ""}${overBare.toFixed(1)})`);
       expect(count, `${target.route} ${locale} loads scripts`).toBeGreaterThan(0);
-      expect.soft(kib, `${target.route} ${locale}: JavaScript KiB (gzip, as transferred) within ${JS_BUDGET_KIB}`).toBeLessThanOrEqual(JS_BUDGET_KIB);
+      expect
+        .soft(overBare, `${target.route} ${locale}: KiB of JavaScript (gzip, as transferred) beyond the bare page's ${BARE_JS_KIB}`)
+        .toBeLessThanOrEqual(JS_OVER_BARE_KIB);
     }
   }
   console.log(`page weight:\n  ${measured.join("\n  ")}`);
