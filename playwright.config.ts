@@ -40,6 +40,8 @@ function slotServers(slot: number): WebServer[] {
     ESIGN_STORAGE_ORIGINS: slotUrl.blob,
     // Short, so the timeout tests do not wait long.
     ESIGN_REQUEST_TIMEOUT_MS: "3000",
+    // The sandbox's operator (e2e/fixtures/users.ts): e2e/operators/ signs him in; everyone else is not one.
+    OPERATOR_EMAILS: "oscar@example.com",
   };
   return [
     {
