@@ -18,6 +18,8 @@ export type ErrorCode =
   | "SERVICE_UNAVAILABLE"
   | "DATABASE_UNAVAILABLE"
   | "DOCUMENT_NOT_FOUND"
+  /** An operator route asked by anyone who is not an operator (lib/operators/operator-access.ts): as if it did not exist. */
+  | "NOT_FOUND"
   | "SERVICE_TIMEOUT"
   | "BAD_UPSTREAM_RESPONSE"
   | "INTERNAL";

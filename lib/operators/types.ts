@@ -2,7 +2,7 @@
  * The shapes the operator pages read (lib/operators/*). Types only, no code: a client component may `import type`
  * them without pulling operator code into any bundle. Times are ISO 8601 strings (UTC).
  */
-import type { DocumentEventType, DocumentStatus } from "@/lib/db/schema";
+import type { DocumentEventType, DocumentStatus, OperatorAccessAction } from "@/lib/db/schema";
 
 /** The signed-in operator: their user key and the verified email that made them one (OPERATOR_EMAILS). */
 export type Operator = { userKey: string; email: string };
@@ -120,8 +120,7 @@ export type OperatorDocumentPage = {
   events: OperatorEvent[];
 };
 
-export const OPERATOR_ACCESS_ACTIONS = ["view_overview", "view_stuck", "search", "view_user", "view_document", "export", "view_access_log", "export_access_log"] as const;
-export type OperatorAccessAction = (typeof OPERATOR_ACCESS_ACTIONS)[number];
+export type { OperatorAccessAction };
 
 /** One line of the access log: who (operator) looked at what, when. Never edited. */
 export type OperatorAccessEntry = {
@@ -132,6 +131,8 @@ export type OperatorAccessEntry = {
   action: OperatorAccessAction;
   /** The user whose records were opened (view_user, view_document), else null. */
   subjectUserKey: string | null;
+  /** That user's verified email as the app keeps it now (null: unknown, or the user record is gone). */
+  subjectEmail: string | null;
   itemId: string | null;
   /** What was asked: the search text, or the export's period and format. */
   detail: string | null;
