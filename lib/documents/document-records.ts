@@ -105,6 +105,9 @@ function decodeCursor(cursor: string): { createdAt: string; itemId: string } {
   throw new AppError("VALIDATION_FAILED", 400, "The page link is not valid. Start again from the first page.", { cursor: ["is not a valid cursor"] });
 }
 
+/** A name search's first look: this many documents in list order (see listDocuments). */
+const SEARCH_WINDOW = 2_000;
+
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
@@ -297,20 +300,44 @@ export function documentRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
     listDocuments(userKey: string, query: Partial<DocumentListQuery> & { limit: number }): Promise<DocumentPage> {
       return run("list", async (db) => {
         const conditions = [eq(documents.userKey, userKey), isNull(documents.removedAt)];
-        if (query.q) conditions.push(ilike(documents.name, `%${escapeLike(query.q)}%`));
         if (query.doctype) conditions.push(eq(documents.doctype, query.doctype));
         if (query.status) conditions.push(eq(documents.status, query.status));
         if (query.cursor) {
           const after = decodeCursor(query.cursor);
           conditions.push(sql`(${documents.createdAt}, ${documents.itemId}) < (${after.createdAt}::timestamptz, ${after.itemId})`);
         }
-        const rows = await db
-          .select()
-          .from(documents)
-          .where(and(...conditions))
-          // Matches documents_list_idx (DESC NULLS LAST), so the page is read from the index in order.
-          .orderBy(sql`${documents.createdAt} desc nulls last`, sql`${documents.itemId} desc nulls last`)
-          .limit(query.limit + 1);
+        // Matches documents_list_idx (DESC NULLS LAST), so the page is read from the index in order.
+        const listOrder = [sql`${documents.createdAt} desc nulls last`, sql`${documents.itemId} desc nulls last`];
+        let rows: DocumentRow[];
+        if (query.q) {
+          const pattern = `%${escapeLike(query.q)}%`;
+          // As the operator's search (lib/operators/operator-records.ts, SEARCH_WINDOW): the next SEARCH_WINDOW
+          // documents in list order first, where a frequent word finds its page at once; only when they hold no
+          // full page, the name gram index (documents_name_grams_idx), whose matches are then few.
+          const window = db.select().from(documents).where(and(...conditions)).orderBy(...listOrder).limit(SEARCH_WINDOW).as("w");
+          rows = await db
+            .select()
+            .from(window)
+            .where(ilike(window.name, pattern))
+            .orderBy(sql`${window.createdAt} desc nulls last`, sql`${window.itemId} desc nulls last`)
+            .limit(query.limit + 1);
+          if (rows.length <= query.limit) {
+            const grams = sql`document_name_grams(${documents.name}) @> document_name_query_grams(${query.q})`;
+            rows = await db
+              .select()
+              .from(documents)
+              .where(and(...conditions, grams, ilike(documents.name, pattern)))
+              .orderBy(...listOrder)
+              .limit(query.limit + 1);
+          }
+        } else {
+          rows = await db
+            .select()
+            .from(documents)
+            .where(and(...conditions))
+            .orderBy(...listOrder)
+            .limit(query.limit + 1);
+        }
         const page = rows.slice(0, query.limit).map(toDocumentRecord);
         const last = page.at(-1);
         return { documents: page, nextCursor: rows.length > query.limit && last ? encodeCursor(last.createdAt, last.itemId) : null };
