@@ -53,3 +53,37 @@ test("every page loads at most its JavaScript budget (gzip, as transferred) in E
   }
   console.log(`page weight:\n  ${measured.join("\n  ")}`);
 });
+
+test("every operator page loads at most the same JavaScript budget in English and Japanese", async ({ page, context, newBrowser, baseURL }) => {
+  test.setTimeout(120_000);
+  await signIn(page, users.oscar);
+  const created = await page.evaluate(async () => {
+    const res = await fetch("/api/documents", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ docid: null, name: "operator-page-weight.pdf", doctype: "contract" }),
+    });
+    return (await res.json()) as { itemId: string };
+  });
+  // The operator's own document, by the address the operator pages give it.
+  let documentPath = "";
+  await expect(async () => {
+    await page.goto(`/operator/search?q=${created.itemId}`);
+    documentPath = new URL(await page.getByTestId("operator-document-row").getByRole("link").first().evaluate((a) => (a as HTMLAnchorElement).href)).pathname;
+  }).toPass({ timeout: 20_000 });
+  const paths = ["/operator", "/operator/stuck", `/operator/search?q=${users.alice.email}`, "/operator/access", documentPath.replace(/\/documents\/[^/]+$/, ""), documentPath];
+  const sessionCookies = await context.cookies();
+
+  const measured: string[] = [];
+  for (const locale of ["en", "ja"]) {
+    for (const path of paths) {
+      const fresh = await newBrowser();
+      await fresh.addCookies([...sessionCookies, { name: LOCALE_COOKIE, value: locale, url: baseURL! }]);
+      const { count, kib } = await scriptKiB(fresh, path, locale);
+      measured.push(`${path} ${locale}: ${kib.toFixed(1)} KiB in ${count} scripts`);
+      expect(count, `${path} ${locale} loads scripts`).toBeGreaterThan(0);
+      expect.soft(kib, `${path} ${locale}: JavaScript KiB (gzip, as transferred) within ${JS_BUDGET_KIB}`).toBeLessThanOrEqual(JS_BUDGET_KIB);
+    }
+  }
+  console.log(`operator page weight:\n  ${measured.join("\n  ")}`);
+});

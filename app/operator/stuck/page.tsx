@@ -28,6 +28,9 @@ export async function generateMetadata(): Promise<Metadata> {
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
+/** The longest silences first; more than this many at once is an outage, which the overview shows better. */
+const STUCK_LIMIT = 50;
+
 const selectClasses = "h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm shadow-sm focus-visible:border-brand-600";
 
 /**
@@ -46,6 +49,7 @@ export default async function OperatorStuckPage({ searchParams }: Props) {
         now: params.now ?? new Date(),
         neverUploadedAfterMs: params.createdMinutes * 60_000,
         silentUploadAfterMs: params.silentMinutes * 60_000,
+        limit: STUCK_LIMIT,
       });
       await recordOperatorAccess(signedIn, { action: "view_stuck" });
     } catch (error) {
@@ -79,7 +83,10 @@ export default async function OperatorStuckPage({ searchParams }: Props) {
                 {t("none")}
               </p>
             ) : (
-              <StuckList stuck={stuck} />
+              <>
+                {stuck.length === STUCK_LIMIT ? <p className="mb-3 text-sm text-slate-600">{t("capped", { count: STUCK_LIMIT })}</p> : null}
+                <StuckList stuck={stuck} />
+              </>
             )}
           </CardContent>
         </Card>

@@ -27,6 +27,8 @@ type Props = {
 
 /** User keys are base64url hashes; anything else is not one (and is not looked up). */
 const USER_KEY = /^[A-Za-z0-9_-]{1,100}$/;
+/** A page of documents an operator can take in at a glance, on a phone too. */
+const PAGE_SIZE = 20;
 const CURSOR = /^[A-Za-z0-9_-]{1,400}$/;
 
 /**
@@ -41,7 +43,7 @@ export default async function OperatorUserPageView({ params, searchParams }: Pro
   const cursor = rawCursor && CURSOR.test(rawCursor) ? rawCursor : undefined;
   let page: OperatorUserPage | null;
   try {
-    page = await getOperatorUser(userKey, { cursor });
+    page = await getOperatorUser(userKey, { cursor, limit: PAGE_SIZE });
   } catch (error) {
     if (!isDatabaseUnavailable(error)) throw error;
     return (
