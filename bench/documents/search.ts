@@ -52,7 +52,7 @@ const QUERIES: Array<[string, string]> = [
 
 export type SearchFigure = { label: string; query: string; p50: number; p99: number; documents: number; users: number };
 
-async function seed(database: OpenDatabase, url: string | undefined): Promise<number> {
+export async function seed(database: OpenDatabase, url: string | undefined): Promise<number> {
   const started = performance.now();
   if (url) {
     // Over a plain connection: the app's pool gives up on any query after 5 s, and these take longer.
