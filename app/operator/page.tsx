@@ -12,7 +12,6 @@ import { Button, buttonClasses } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { CodeValue } from "@/components/ui/code-value";
 import { FieldError, Input, Label } from "@/components/ui/input";
-import { cn } from "@/lib/utils";
 import { OperatorPageHeading } from "@/app/operator/_components/operator-nav";
 import { DayChart } from "@/app/operator/_components/day-chart";
 import { DatabaseUnavailable } from "@/app/operator/_components/database-unavailable";
@@ -56,7 +55,8 @@ export default async function OperatorOverviewPage({ searchParams }: Props) {
       {overview && resolved.ok ? (
         <>
           <Figures overview={overview} />
-          <div className="grid items-start gap-6 lg:grid-cols-[2fr_1fr]">
+          {/* minmax(0, …): the chart scrolls inside its card rather than widening the page on a phone. */}
+          <div className="grid grid-cols-[minmax(0,1fr)] items-start gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
             <Card aria-labelledby="per-day-title">
               <CardHeader>
                 <CardTitle id="per-day-title">{t("perDay")}</CardTitle>
@@ -87,7 +87,7 @@ function PeriodPicker({ params, error }: { params: PeriodParams; error: PeriodFi
             key={preset}
             href={`/operator?range=${preset}`}
             aria-current={!error && params.choice === preset ? "page" : undefined}
-            className={cn(buttonClasses("secondary", "sm"), !error && params.choice === preset && "border-brand-600 bg-brand-50 text-brand-700")}
+            className={buttonClasses(!error && params.choice === preset ? "primary" : "secondary", "sm")}
           >
             {t(`presets.${preset}`)}
           </Link>

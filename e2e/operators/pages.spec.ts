@@ -3,6 +3,7 @@ import type { Page } from "@playwright/test";
 import { test, expect } from "../fixtures/test";
 import { signIn, users } from "../fixtures/users";
 import { capture } from "../visual/capture";
+import { stageFile, writeRandomFile } from "../documents/support";
 import { LANGUAGES, createDocumentWithoutFile, operatorBrowser, type Language } from "./support";
 
 /**
@@ -31,6 +32,10 @@ for (const language of Object.keys(LANGUAGES) as Language[]) {
   test(`${language}: the overview, stuck list, search and a user's page, at desktop and phone width, meet WCAG 2.1 AA rules`, async ({ page, newBrowser }) => {
     test.setTimeout(120_000);
     await signIn(page, users.alice);
+    // One upload that lands, so the period has an upload time to show.
+    await stageFile(page, await writeRandomFile(test.info().outputPath("operator-overview-sample.pdf"), 256 * 1024));
+    await page.getByRole("button", { name: "Upload", exact: true }).click();
+    await expect(page.getByTestId("upload-success")).toBeVisible();
     const operator = await operatorBrowser(newBrowser, language);
     // One Japanese-named document on record (the database keeps earlier runs' records: made once).
     await operator.goto(`/operator/search?q=${encodeURIComponent("契約")}`);

@@ -39,7 +39,8 @@ function niceCeiling(max: number): number {
 
 /**
  * Documents per day of the period — created, uploaded, failed — as an SVG drawn on the server: no chart library, no
- * JavaScript in the browser. Each day is a group of three bars with the number created above it; the axis is in
+ * JavaScript in the browser. Each day is a group of three bars, each with its number above it (for longer periods, only
+ * the number created, for want of room); the axis is in
  * whole documents. A long period scrolls sideways inside its own region (focusable, so the keyboard can scroll it),
  * never the page. The same figures follow as a table for screen readers and for reading exact values.
  */
@@ -48,6 +49,7 @@ export function DayChart({ days }: { days: Day[] }) {
   const format = useFormatter();
   const column = days.length <= 7 ? 72 : days.length <= 31 ? 30 : 18;
   const bar = (column - 6) / 3;
+  const labelEvery = bar >= 14;
   const width = AXIS_WIDTH + column * days.length + 4;
   const height = TOP + PLOT_HEIGHT + LABEL_HEIGHT;
   const ceiling = niceCeiling(Math.max(0, ...days.flatMap((d) => SERIES.map((s) => d[s]))));
@@ -92,11 +94,12 @@ export function DayChart({ days }: { days: Day[] }) {
                 {SERIES.map((s, j) => (
                   <Swatch key={s} series={s} x={left + j * bar} y={y(d[s])} width={bar} height={TOP + PLOT_HEIGHT - y(d[s])} />
                 ))}
-                {d.created > 0 ? (
-                  <text x={left + (column - 6) / 2} y={y(d.created) - 4} textAnchor="middle" className="fill-slate-900 font-medium">
-                    {format.number(d.created)}
+                {/* Each bar's number above it where there is room (a week or less); else the number created. */}
+                {SERIES.filter((s) => d[s] > 0 && (labelEvery || s === "created")).map((s) => (
+                  <text key={s} x={left + SERIES.indexOf(s) * bar + bar / 2} y={y(d[s]) - 4} textAnchor="middle" className="fill-slate-900 font-medium">
+                    {format.number(d[s])}
                   </text>
-                ) : null}
+                ))}
                 <text x={left + (column - 6) / 2} y={height - 6} textAnchor="middle" className="fill-slate-600">
                   {dayLabel(d.day)}
                 </text>
