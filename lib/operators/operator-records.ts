@@ -293,25 +293,30 @@ export function operatorRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
         );
         let documents: DocumentSummaryRow[];
         if (documentIdSchema.safeParse(query).success) {
-          // Item ids are stored as the service gave them; braces and case as typed are not part of it.
-          const itemId = query.replace(/^\{|\}$/g, "").toLowerCase();
+          // Item ids are stored as the service gave them (a GUID, in one case or the other); braces and the case as
+          // pasted are not part of it. Equality on the three spellings keeps to documents_item_id_idx.
+          const bare = query.replace(/^\{|\}$/g, "");
+          const spellings = [...new Set([bare, bare.toLowerCase(), bare.toUpperCase()])];
           documents = await rows<DocumentSummaryRow>(
             db,
             sql`select ${DOCUMENT_SUMMARY_COLUMNS} from documents d left join users u on u.user_key = d.user_key
-                where lower(d.item_id) = ${itemId} or d.item_id = ${query}
+                where d.item_id in (${sql.join(spellings.map((s) => sql`${s}`), sql`, `)})
                 order by d.created_at desc limit ${limit}`,
           );
         } else {
-          const recent = await rows<DocumentSummaryRow & { scanned: number }>(
+          // A subquery, not a CTE: its rows stream through the filter from documents_created_idx, none kept.
+          const recent = await rows<DocumentSummaryRow>(
             db,
-            sql`with w as (select * from documents d0 order by d0.created_at desc, d0.user_key desc, d0.item_id desc limit ${SEARCH_WINDOW})
-                select ${DOCUMENT_SUMMARY_COLUMNS}, (select count(*) from w)::int as scanned
-                from w d left join users u on u.user_key = d.user_key
+            sql`select ${DOCUMENT_SUMMARY_COLUMNS}
+                from (select d0.user_key, d0.item_id, d0.name, d0.doctype, d0.status, d0.created_at, d0.updated_at, d0.removed_at
+                      from documents d0 order by d0.created_at desc, d0.user_key desc, d0.item_id desc limit ${SEARCH_WINDOW}) d
+                left join users u on u.user_key = d.user_key
                 where d.name ilike ${pattern}
                 order by d.created_at desc, d.user_key desc, d.item_id desc limit ${limit}`,
           );
-          // The window held a full page, or every document there is: that is the answer.
-          if (recent.length === limit || (recent[0] && recent[0].scanned < SEARCH_WINDOW)) documents = recent;
+          // A full page from the window is the answer; otherwise the index finds every match (when the window held
+          // every document there is, it finds the same ones, at the cost of one more small query).
+          if (recent.length === limit) documents = recent;
           else {
             documents = await rows<DocumentSummaryRow>(
               db,
