@@ -280,7 +280,9 @@ export function operatorRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
      * script, any length) or whose service item id it is; removed documents too, flagged. Newest first.
      */
     searchOperator(rawQuery: string, options: { limit?: number } = {}): Promise<OperatorSearchResult> {
-      const query = rawQuery.trim();
+      // Control characters (NUL would be refused by PostgreSQL) never belong to a name or an email; 200 characters
+      // are more than any name the app accepts.
+      const query = rawQuery.replace(/\p{Cc}/gu, "").trim().slice(0, 200);
       const limit = Math.min(Math.max(1, options.limit ?? 20), 100);
       return run("search", async (db) => {
         if (!query) return { query, users: [], documents: [] };

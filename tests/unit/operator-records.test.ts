@@ -179,6 +179,8 @@ describe.each(backends)("operator records on %s", (_name, open) => {
     // Case-insensitive, two characters; a LIKE wildcard is a literal character.
     expect(mine(await search("ea"))).toEqual([ids.up1]);
     expect(mine(await search("%"))).toEqual([]);
+    // Control characters are dropped, not sent to the database (PostgreSQL refuses NUL in text).
+    expect(mine(await search("見積\u0000"))).toEqual([ids.fail2]);
     // The service's item id, in capitals and braces as it may be pasted.
     const byId = await search(`{${ids.fail2!.toUpperCase()}}`);
     expect(byId.documents.map((d) => [d.itemId, d.email, d.name])).toEqual([[ids.fail2, "bob@example.com", "見積書"]]);
