@@ -73,8 +73,10 @@ export function DayChart({ days }: { days: Day[] }) {
           </li>
         ))}
       </ul>
-      <div role="region" aria-label={t("scrollLabel")} tabIndex={0} className="overflow-x-auto rounded-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600">
-        <svg role="img" aria-label={t("summary", { days: days.length })} width={width} height={height} viewBox={`0 0 ${width} ${height}`} className="block max-w-none text-[11px]" data-testid="operator-day-chart">
+      {/* Right-to-left as a scroll box only (the chart inside is left-to-right): where the chart is wider than the
+          screen, it opens on the newest days, without JavaScript, and scrolls back to the older ones. */}
+      <div role="region" aria-label={t("scrollLabel")} tabIndex={0} className="overflow-x-auto rounded-md [direction:rtl] focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600">
+        <svg role="img" aria-label={t("summary", { days: days.length })} width={width} height={height} viewBox={`0 0 ${width} ${height}`} className="mr-auto block max-w-none text-[11px] [direction:ltr]" data-testid="operator-day-chart">
           <defs>
             <HatchPattern />
           </defs>

@@ -146,7 +146,7 @@ async function StuckList({ stuck }: { stuck: StuckDocument[] }) {
   return (
     <ul className="flex flex-col divide-y divide-slate-100" aria-label={t("listLabel")} data-testid="operator-stuck-list">
       {stuck.map((doc) => (
-        <li key={`${doc.userKey}/${doc.itemId}`} className="grid gap-2 py-3 first:pt-0 last:pb-0 sm:grid-cols-[minmax(0,2fr)_minmax(0,2fr)_minmax(0,1.3fr)_auto] sm:gap-4" data-testid="operator-stuck-row" data-item-id={doc.itemId} data-kind={doc.kind}>
+        <li key={`${doc.userKey}/${doc.itemId}`} className="grid gap-2 py-3 first:pt-0 last:pb-0 sm:grid-cols-[minmax(0,2fr)_minmax(0,2fr)_minmax(0,1.3fr)_11rem] sm:gap-4" data-testid="operator-stuck-row" data-item-id={doc.itemId} data-kind={doc.kind}>
           <div className="flex min-w-0 flex-col gap-0.5">
             <Link href={operatorDocumentHref(doc.userKey, doc.itemId)} className="break-words font-medium text-brand-700 underline-offset-2 hover:underline" translate={doc.name ? "no" : undefined}>
               {doc.name || documents("noName")}
