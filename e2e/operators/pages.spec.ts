@@ -29,7 +29,7 @@ for (const language of Object.keys(LANGUAGES) as Language[]) {
   const op = catalog.operator;
   const name = (page: string) => `${language === "ja" ? "ja-" : ""}operator-${page}`;
 
-  test(`${language}: the overview, stuck list, search and a user's page, at desktop and phone width, meet WCAG 2.1 AA rules`, async ({ page, newBrowser }) => {
+  test(`${language}: the overview, stuck list, search, a user's and a document's page and the access log, at desktop and phone width, meet WCAG 2.1 AA rules`, async ({ page, newBrowser }) => {
     test.setTimeout(120_000);
     await signIn(page, users.alice);
     // One upload that lands, so the period has an upload time to show.
@@ -82,9 +82,11 @@ for (const language of Object.keys(LANGUAGES) as Language[]) {
     await expect(operator.getByTestId("audit-trail")).toBeVisible();
     await operator.getByTestId("technical-details").first().locator("summary").click();
     await expectNoViolations(operator, "a document's page, technical details open");
+    await capture(operator, name("document"));
 
     await operator.goto("/operator/access");
     await expect(operator.getByTestId("operator-access-entry").first()).toBeVisible();
     await expectNoViolations(operator, "the access log");
+    await capture(operator, name("access"));
   });
 }
