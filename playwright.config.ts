@@ -45,6 +45,8 @@ function slotServers(slot: number): WebServer[] {
     // creates documents by the hundred as alice within one window, which is what the defaults are there to stop.
     // The budgets are tested on servers of their own (e2e/documents/rate-limits.spec.ts) and in Vitest.
     ...UNLIMITED_BUDGETS,
+    // The sandbox's operator (e2e/fixtures/users.ts): e2e/operators/ signs him in; everyone else is not one.
+    OPERATOR_EMAILS: "oscar@example.com",
   };
   return [
     {

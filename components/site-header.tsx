@@ -8,11 +8,15 @@ import { HeaderMenu } from "@/components/header-menu";
 import { getConfig } from "@/lib/env";
 import { getTranslations } from "next-intl/server";
 import { LanguageMenu } from "@/components/language-menu";
+import { getOperator } from "@/lib/operators/operator-access";
 
 /** One row at every width: signed in, a phone gets the navigation, language and sign-out behind a Menu button. */
 export async function SiteHeader() {
   const [session, t] = await Promise.all([auth(), getTranslations("header")]);
   const { brand } = getConfig();
+  // Decided per request on the server, like every operator page: others get no link, no words, no address.
+  const operator = session ? await getOperator() : null;
+  const operatorLinks = operator ? [{ href: "/operator", label: (await getTranslations("operator.nav"))("headerLink") }] : [];
   return (
     <header className="relative border-b border-slate-200 bg-white">
       <div className="mx-auto flex max-w-5xl items-center justify-between gap-3 px-4 py-3">
@@ -22,7 +26,7 @@ export async function SiteHeader() {
         </Link>
         {session ? (
           <HeaderMenu>
-            <NavLinks />
+            <NavLinks extra={operatorLinks} />
             {/* The name exactly as the service gives it: no honorific or reordering added. */}
             <span className="px-3 text-sm text-slate-600 sm:px-0" data-testid="signed-in-user">
               {session.user.name ?? session.user.email ?? t("signedIn")}

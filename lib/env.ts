@@ -70,6 +70,9 @@ const wholeNumber = (key: string, min: number, max: number, fallback: number) =>
     .max(max, `${key} must be a whole number from ${min} to ${max}`)
     .default(fallback);
 
+/** One address of OPERATOR_EMAILS: something@domain, no spaces or second @ (the service verifies the address itself). */
+const OPERATOR_EMAIL_PATTERN = /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/;
+
 const schema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -148,7 +151,25 @@ const schema = z
       .trim()
       .refine((v) => v === "" || (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 36_500), "DOCUMENT_RETENTION_DAYS must be a whole number of days from 1 to 36500, or empty to keep records")
       .optional(),
+    // Empty or unset: nobody is an operator, and every operator page answers 404.
+    OPERATOR_EMAILS: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        const emails = new Set<string>();
+        for (const entry of (v ?? "").split(",")) {
+          const email = entry.trim().toLowerCase();
+          if (!email) continue;
+          if (!OPERATOR_EMAIL_PATTERN.test(email)) {
+            ctx.addIssue({ code: "custom", message: `OPERATOR_EMAILS: "${entry.trim()}" is not an email address (a comma-separated list of addresses, e.g. ops@example.com,lead@example.com)` });
+            continue;
+          }
+          emails.add(email);
+        }
+        return emails as ReadonlySet<string>;
+      }),
   });
+
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
@@ -248,6 +269,11 @@ export type AppConfig = {
   database: { url: string | undefined; dir: string; retentionDays: number | undefined };
   /** Budgets per user and per client address (RATE_LIMIT_*), and the proxies whose X-Forwarded-For is believed. */
   rateLimits: RateLimitConfig;
+  /**
+   * Who may open the operator pages (OPERATOR_EMAILS, lower-cased): matched against the email the service marked
+   * verified at the user's sign-in (lib/operators/operator-access.ts). Empty: nobody.
+   */
+  operatorEmails: ReadonlySet<string>;
 };
 
 export class ConfigError extends Error {
@@ -306,6 +332,7 @@ export function parseConfig(source: Record<string, string | undefined>): AppConf
     defaultLocale: env.APP_DEFAULT_LOCALE,
     database: databaseConfigOf(env),
     rateLimits,
+    operatorEmails: env.OPERATOR_EMAILS,
   };
 }
 

@@ -21,6 +21,8 @@ export type ErrorCode =
   | "EVENT_LIMIT_REACHED"
   | "RATE_LIMITED"
   | "SERVICE_RATE_LIMITED"
+  /** An operator route asked by anyone who is not an operator (lib/operators/operator-access.ts): as if it did not exist. */
+  | "NOT_FOUND"
   | "SERVICE_TIMEOUT"
   | "BAD_UPSTREAM_RESPONSE"
   | "INTERNAL";

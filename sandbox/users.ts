@@ -81,6 +81,22 @@ const users: readonly User[] = [
       createdAt: "2025-01-20T08:00:00.000Z",
     },
   },
+  // The e2e apps name him in OPERATOR_EMAILS (docs/operators.md): an operator is a user of the service like any other.
+  {
+    id: "e63f9c4a-7fa5-4db2-8c03-4b0e1f2d9a76",
+    email: "oscar@example.com",
+    password: "oscar-password",
+    name: "Oscar Operator",
+    role: "admin",
+    locale: "en-GB",
+    customer: {
+      id: "2d9b7c41-83a5-4f0e-b6a2-5e8f1d3c7a90",
+      name: "Example Trading Ltd",
+      plan: "business",
+      country: "GB",
+      createdAt: "2024-03-14T09:26:53.000Z",
+    },
+  },
 ];
 
 /** The id_token claims of `user`: the subject, and email and name unless the user is subject-only. */

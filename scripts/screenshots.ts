@@ -32,8 +32,25 @@ const PICTURES: Record<string, string> = {
   "documents-list-mobile.png": "documents-list-mobile.png",
   "document-page.png": "document-page-desktop.png",
   "document-page-mobile.png": "document-page-mobile.png",
+  // The operator pages, English and Japanese (e2e/operators/pages.spec.ts).
+  "operator-overview.png": "operator-overview-desktop.png",
+  "operator-overview-mobile.png": "operator-overview-mobile.png",
+  "operator-stuck.png": "operator-stuck-desktop.png",
+  "operator-stuck-mobile.png": "operator-stuck-mobile.png",
+  "operator-search.png": "operator-search-desktop.png",
+  "operator-search-mobile.png": "operator-search-mobile.png",
+  "operator-user.png": "operator-user-desktop.png",
+  "operator-user-mobile.png": "operator-user-mobile.png",
+  "ja-operator-overview.png": "ja-operator-overview-desktop.png",
+  "ja-operator-overview-mobile.png": "ja-operator-overview-mobile.png",
+  "ja-operator-stuck.png": "ja-operator-stuck-desktop.png",
+  "ja-operator-stuck-mobile.png": "ja-operator-stuck-mobile.png",
+  "ja-operator-search.png": "ja-operator-search-desktop.png",
+  "ja-operator-search-mobile.png": "ja-operator-search-mobile.png",
+  "ja-operator-user.png": "ja-operator-user-desktop.png",
+  "ja-operator-user-mobile.png": "ja-operator-user-mobile.png",
 };
-const SPECS = ["e2e/visual/pages.spec.ts", "e2e/documents/layout.spec.ts", "e2e/deploy/brand.spec.ts", "e2e/i18n/japanese.spec.ts"];
+const SPECS = ["e2e/visual/pages.spec.ts", "e2e/documents/layout.spec.ts", "e2e/deploy/brand.spec.ts", "e2e/i18n/japanese.spec.ts", "e2e/operators/pages.spec.ts"];
 
 const started = Date.now();
 // One worker per spec file: each has its own sandbox and apps (e2e/ports.ts).

@@ -12,12 +12,15 @@
  *     fresh capped instance serves 6 exports at once (3 CSV, 3 JSON): time, peak RSS, the slowest /api/health;
  *   - EXPLAIN (ANALYZE) of the export's second batch of documents and of events (keyset queries).
  * Also RSS of each instance after start and after the runs, and the first start with an empty DATABASE_DIR (from
- * the build's seed) against a start on PostgreSQL. Every figure is printed with its ratio to the baseline.
+ * the build's seed) against a start on PostgreSQL. Every figure is printed with its ratio to the baseline. Then the
+ * operator's search across users at 100,000 documents and 1,000 users, at the repository (search.ts).
  *
  *   npm run bench:documents                   # 300 timed requests per figure
  *   npm run bench:documents -- --requests 100
+ *   npm run bench:documents -- --search-only  # the operator's search alone: no build, no app, no sandbox
  *
- * Ports (4710–4719, this area's): sandbox 4713–4715, PostgreSQL 4716, the app 4717; BENCH_DOCUMENTS_{AUTH,API,BLOB,DB,APP}_PORT move them.
+ * Ports (4710–4719, this area's): sandbox 4713–4715, PostgreSQL 4716 (4718 for the search's), the app 4717.
+ * BENCH_DOCUMENTS_PORT_BASE moves them all (e.g. 8210 → 8213–8218) on a machine where others use these.
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -34,13 +37,15 @@ import { percentile } from "../load/stats";
 import { openDatabase } from "@/lib/db/client";
 import { userKeyFor } from "@/lib/auth/user-key";
 import { DEFAULT_HEAP_CAP_MIB } from "../../scripts/lib/heap-cap";
-import { envPort } from "../../scripts/lib/env-port";
 import { UNLIMITED_BUDGETS } from "../../scripts/lib/unlimited-budgets";
 import { exportPlans } from "./export-plans";
+import { benchSearch, printSearchTable } from "./search";
 
-const SANDBOX_PORTS = { authPort: envPort("BENCH_DOCUMENTS_AUTH_PORT", 4713), apiPort: envPort("BENCH_DOCUMENTS_API_PORT", 4714), blobPort: envPort("BENCH_DOCUMENTS_BLOB_PORT", 4715) };
-const POSTGRES_PORT = envPort("BENCH_DOCUMENTS_DB_PORT", 4716);
-const APP_PORT = envPort("BENCH_DOCUMENTS_APP_PORT", 4717);
+const PORT_BASE = Number(process.env.BENCH_DOCUMENTS_PORT_BASE ?? 4710);
+const SANDBOX_PORTS = { authPort: PORT_BASE + 3, apiPort: PORT_BASE + 4, blobPort: PORT_BASE + 5 };
+const POSTGRES_PORT = PORT_BASE + 6;
+const APP_PORT = PORT_BASE + 7;
+const SEARCH_POSTGRES_PORT = PORT_BASE + 8;
 const TOTAL_DOCUMENTS = 200_000;
 const USER_DOCUMENTS = 10_000;
 const OTHER_USERS = 1_900;
@@ -50,6 +55,22 @@ const WARMUP = 20;
 
 process.once("SIGINT", () => process.exit(130));
 process.once("SIGTERM", () => process.exit(143));
+
+/** The operator's search on both backends (search.ts); PostgreSQL in a server of its own, stopped after. */
+async function runSearchBench(runs: number): Promise<void> {
+  const lite = await benchSearch("PGlite", { runs });
+  const server = await startPostgresServer(SEARCH_POSTGRES_PORT);
+  try {
+    printSearchTable([lite, await benchSearch("PostgreSQL", { url: server.url, runs })], runs);
+  } finally {
+    await server.stop();
+  }
+}
+
+if (process.argv.includes("--search-only")) {
+  await runSearchBench(REQUESTS);
+  process.exit(0);
+}
 
 function procStatusMiB(pid: number, field: "VmRSS" | "VmHWM"): number {
   const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith(`${field}:`));
@@ -436,3 +457,4 @@ const pgStart = firstStarts.find((s) => s.name === "PostgreSQL");
 for (const s of firstStarts) {
   console.log(`  ${s.name}: ${(s.readyMs / 1000).toFixed(1)} s${pgStart ? ` (${ratio(s.readyMs, pgStart.readyMs)} PostgreSQL's)` : ""}, peak RSS ${s.peakRss.toFixed(0)} MiB, RSS ${s.rss.toFixed(0)} MiB`);
 }
+await runSearchBench(REQUESTS);

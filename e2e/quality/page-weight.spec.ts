@@ -57,3 +57,48 @@ test(`every page loads at most ${JS_OVER_BARE_KIB} KiB more JavaScript than a ba
   }
   console.log(`page weight:\n  ${measured.join("\n  ")}`);
 });
+
+test(`every operator page loads at most ${JS_OVER_BARE_KIB} KiB more JavaScript than a bare Next.js page in English and Japanese`, async ({ page, context, newBrowser, baseURL }) => {
+  test.setTimeout(120_000);
+  await signIn(page, users.oscar);
+  const created = await page.evaluate(async () => {
+    const res = await fetch("/api/documents", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ docid: null, name: "operator-page-weight.pdf", doctype: "contract" }),
+    });
+    return (await res.json()) as { itemId: string };
+  });
+  // The operator's own document, by the address the operator pages give it.
+  let documentPath = "";
+  await expect(async () => {
+    await page.goto(`/operator/search?q=${created.itemId}`);
+    documentPath = new URL(await page.getByTestId("operator-document-row").getByRole("link").first().evaluate((a) => (a as HTMLAnchorElement).href)).pathname;
+  }).toPass({ timeout: 20_000 });
+  // [route as printed (no email or key in the output), path visited]
+  const pages: [string, string][] = [
+    ["/operator", "/operator"],
+    ["/operator/stuck", "/operator/stuck"],
+    ["/operator/search?q=…", `/operator/search?q=${users.alice.email}`],
+    ["/operator/access", "/operator/access"],
+    ["/operator/users/[userKey]", documentPath.replace(/\/documents\/[^/]+$/, "")],
+    ["/operator/users/[userKey]/documents/[itemId]", documentPath],
+  ];
+  const sessionCookies = await context.cookies();
+
+  const measured: string[] = [];
+  for (const locale of ["en", "ja"]) {
+    for (const [route, path] of pages) {
+      const fresh = await newBrowser();
+      await fresh.addCookies([...sessionCookies, { name: LOCALE_COOKIE, value: locale, url: baseURL! }]);
+      const { count, kib } = await scriptKiB(fresh, path, locale);
+      const overBare = kib - BARE_JS_KIB;
+      measured.push(`${route} ${locale}: ${kib.toFixed(1)} KiB in ${count} scripts (bare page ${overBare >= 0 ? "+" : ""}${overBare.toFixed(1)})`);
+      expect(count, `${route} ${locale} loads scripts`).toBeGreaterThan(0);
+      expect
+        .soft(overBare, `${route} ${locale}: KiB of JavaScript (gzip, as transferred) beyond the bare page's ${BARE_JS_KIB}`)
+        .toBeLessThanOrEqual(JS_OVER_BARE_KIB);
+    }
+  }
+  console.log(`operator page weight:\n  ${measured.join("\n  ")}`);
+});

@@ -7,6 +7,9 @@ import type { SessionToken } from "@/lib/auth/session-token";
 import { describeDevice } from "@/lib/session/device";
 import { issuedTokens } from "@/lib/session/session-refresh";
 import { createSession } from "@/lib/session/sessions";
+import { userKeyFor } from "@/lib/auth/user-key";
+import { getLogger } from "@/lib/logging/logger";
+import { userRecords } from "@/lib/operators/user-records";
 
 /**
  * Starts the server-side session of a completed sign-in, after verifying the id_token's signature, and returns
@@ -27,6 +30,11 @@ export async function sessionTokenFromSignIn(token: SessionToken, account: Accou
     ...issuedTokens({ access_token: account.access_token, expires_in: expiresIn, refresh_token: account.refresh_token, scope: account.scope, token_type: "Bearer" }),
     requestedScope: getConfig().scopes,
     device: describeDevice((await headers()).get("user-agent")),
+  });
+  // The user as a record for the operator pages: the email only if the verified id_token says it is verified. Sign-in
+  // never waits on the database being up (uploads do not either); the record is written at the next sign-in then.
+  await userRecords.recordUserSignIn(userKeyFor(getConfig().issuer, subject), claims ?? {}).catch((error: unknown) => {
+    getLogger().warn({ msg: `sign-in: ${(error as Error).message}; the user's record is written at their next sign-in` });
   });
   return { name: token.name, email: token.email, sub: subject, sessionHandle: handle };
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import { and, asc, eq, ilike, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, ilike, inArray, isNull, lt, sql } from "drizzle-orm";
 import { configuredDatabaseKind, getDatabase, type Database, type DatabaseKind, type OpenDatabase } from "@/lib/db/client";
 import { DatabaseQueryError, DatabaseUnavailableError, describeDatabaseFailure, isDatabaseUnavailable, sqlstateOf } from "@/lib/db/database-errors";
 import { documentEvents, documents, type DocumentEventType, type DocumentStatus } from "@/lib/db/schema";
@@ -120,6 +120,9 @@ function decodeCursor(cursor: string): { createdAt: string; itemId: string } {
 
 /** A row's creation time as the database's own UTC text, to the microsecond: what the list's cursor carries. */
 const CURSOR_TIME = sql<string>`to_char(${documents.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** A name search's first look: this many documents in list order (see listDocuments). */
+const SEARCH_WINDOW = 2_000;
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -322,20 +325,52 @@ export function documentRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
     listDocuments(userKey: string, query: Partial<DocumentListQuery> & { limit: number }): Promise<DocumentPage> {
       return run("list", async (db) => {
         const conditions = [eq(documents.userKey, userKey), isNull(documents.removedAt)];
-        if (query.q) conditions.push(ilike(documents.name, `%${escapeLike(query.q)}%`));
         if (query.doctype) conditions.push(eq(documents.doctype, query.doctype));
         if (query.status) conditions.push(eq(documents.status, query.status));
         if (query.cursor) {
           const after = decodeCursor(query.cursor);
           conditions.push(sql`(${documents.createdAt}, ${documents.itemId}) < (${after.createdAt}::timestamptz, ${after.itemId})`);
         }
-        const rows = await db
-          .select({ row: documents, cursorAt: CURSOR_TIME })
-          .from(documents)
-          .where(and(...conditions))
-          // Matches documents_list_idx (DESC NULLS LAST), so the page is read from the index in order.
-          .orderBy(sql`${documents.createdAt} desc nulls last`, sql`${documents.itemId} desc nulls last`)
-          .limit(query.limit + 1);
+        // Matches documents_list_idx (DESC NULLS LAST), so the page is read from the index in order.
+        const listOrder = [sql`${documents.createdAt} desc nulls last`, sql`${documents.itemId} desc nulls last`];
+        const listed = { row: documents, cursorAt: CURSOR_TIME };
+        let rows: { row: DocumentRow; cursorAt: string }[];
+        if (query.q) {
+          const pattern = `%${escapeLike(query.q)}%`;
+          // As the operator's search (lib/operators/operator-records.ts, SEARCH_WINDOW): the next SEARCH_WINDOW
+          // documents in list order first, where a frequent word finds its page at once; only when they hold no
+          // full page, the name gram index (documents_name_grams_idx), whose matches are then few.
+          const window = db
+            .select({ ...getTableColumns(documents), cursorAt: CURSOR_TIME.as("cursor_at") })
+            .from(documents)
+            .where(and(...conditions))
+            .orderBy(...listOrder)
+            .limit(SEARCH_WINDOW)
+            .as("w");
+          const found = await db
+            .select()
+            .from(window)
+            .where(ilike(window.name, pattern))
+            .orderBy(sql`${window.createdAt} desc nulls last`, sql`${window.itemId} desc nulls last`)
+            .limit(query.limit + 1);
+          rows = found.map(({ cursorAt, ...row }) => ({ row, cursorAt }));
+          if (rows.length <= query.limit) {
+            const grams = sql`document_name_grams(${documents.name}) @> document_name_query_grams(${query.q})`;
+            rows = await db
+              .select(listed)
+              .from(documents)
+              .where(and(...conditions, grams, ilike(documents.name, pattern)))
+              .orderBy(...listOrder)
+              .limit(query.limit + 1);
+          }
+        } else {
+          rows = await db
+            .select(listed)
+            .from(documents)
+            .where(and(...conditions))
+            .orderBy(...listOrder)
+            .limit(query.limit + 1);
+        }
         const page = rows.slice(0, query.limit);
         const last = page.at(-1);
         return { documents: page.map(({ row }) => toDocumentRecord(row)), nextCursor: rows.length > query.limit && last ? encodeCursor(last.cursorAt, last.row.itemId) : null };

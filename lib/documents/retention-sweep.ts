@@ -3,6 +3,7 @@ import { describeDatabaseError } from "@/lib/db/database-errors";
 import { documentRecords, type DocumentRecords } from "@/lib/documents/document-records";
 import { getConfig } from "@/lib/env";
 import { getLogger } from "@/lib/logging/logger";
+import { operatorRecords, type OperatorRecords } from "@/lib/operators/operator-records";
 
 /** How often each instance sweeps; with several instances sharing PostgreSQL, a sweep finding nothing is cheap. */
 const SWEEP_INTERVAL_MS = 60 * 60_000;
@@ -13,6 +14,14 @@ const DAY_MS = 24 * 60 * 60_000;
 /** Deletes the records (with their audit trails) untouched for `retentionDays`; resolves how many went. */
 export function sweepExpiredDocuments(records: Pick<DocumentRecords, "deleteDocumentsUpdatedBefore">, retentionDays: number, now = new Date()): Promise<number> {
   return records.deleteDocumentsUpdatedBefore(new Date(now.getTime() - retentionDays * DAY_MS));
+}
+
+/**
+ * Deletes the user records (lib/operators/user-records.ts) not seen at a sign-in for `retentionDays` and left without
+ * document records, after the documents' own sweep; resolves how many went.
+ */
+export function sweepExpiredUsers(records: Pick<OperatorRecords, "deleteUsersNotSeenSince">, retentionDays: number, now = new Date()): Promise<number> {
+  return records.deleteUsersNotSeenSince(new Date(now.getTime() - retentionDays * DAY_MS));
 }
 
 const STARTED_KEY = Symbol.for("esign.retentionSweep");
@@ -30,6 +39,8 @@ export function startRetentionSweep(): void {
     try {
       const deleted = await sweepExpiredDocuments(documentRecords, retentionDays);
       if (deleted > 0) getLogger().info({ msg: `document records: ${deleted} untouched for ${retentionDays} days deleted (DOCUMENT_RETENTION_DAYS)` });
+      const users = await sweepExpiredUsers(operatorRecords, retentionDays);
+      if (users > 0) getLogger().info({ msg: `user records: ${users} not seen for ${retentionDays} days and without documents deleted (DOCUMENT_RETENTION_DAYS)` });
     } catch (error) {
       getLogger().warn({ msg: `document records: retention sweep failed (${describeDatabaseError(error)}); trying again in an hour` });
     }

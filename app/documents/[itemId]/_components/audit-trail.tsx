@@ -2,7 +2,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { useLocale, useTranslations } from "next-intl";
 import type { DocumentEventRecord } from "@/lib/documents/document-records";
-import { NAME_MIN_LENGTH } from "@/lib/document-name";
+import { useErrorReason } from "@/lib/i18n/error-reason";
 import { deviceName } from "@/lib/i18n/device-name";
 import { parseDeviceLabel } from "@/lib/session/device-label";
 import { formatBytes, formatDuration } from "@/lib/upload/format";
@@ -10,8 +10,6 @@ import { CodeValue } from "@/components/ui/code-value";
 import { LocalTime } from "@/components/local-time";
 
 type TrailTranslator = ReturnType<typeof useTranslations<"auditTrail">>;
-type UploadErrorCode = Parameters<ReturnType<typeof useTranslations<"uploadErrors">>>[0];
-type ErrorCode = Parameters<ReturnType<typeof useTranslations<"errors">>>[0];
 
 const MODES = { single: "modeSingle", blocks: "modeBlocks", fallback: "modeFallback" } as const;
 
@@ -34,17 +32,6 @@ const SAID_IN_WORDS = new Set(["mode", "bytes", "size", "durationMs", "name", "d
 const text = (value: unknown): string | null => (typeof value === "string" && value ? value : null);
 const count = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null);
 
-/** Error codes the catalogs explain: storage's refusals (`uploadErrors`) and our route handlers' (`errors`). */
-function useReason(): (code: string) => string | null {
-  const uploadErrors = useTranslations("uploadErrors");
-  const errors = useTranslations("errors");
-  return (code) => {
-    if (uploadErrors.has(code as UploadErrorCode)) return uploadErrors(code as UploadErrorCode);
-    if (errors.has(code as ErrorCode)) return errors(code as ErrorCode, { min: NAME_MIN_LENGTH });
-    return null;
-  };
-}
-
 function titleOf(event: DocumentEventRecord, t: TrailTranslator): string {
   const modeKey = MODES[text(event.details.mode) as keyof typeof MODES];
   const mode = modeKey ? t(modeKey) : null;
@@ -58,12 +45,16 @@ function titleOf(event: DocumentEventRecord, t: TrailTranslator): string {
  * and language), from which device (named in the page's language), and its facts in words. Ids, hashes and error
  * codes are folded under "Technical details" (a native <details>: keyboard-operable, closed until asked for).
  */
-export function AuditTrail({ events }: { events: DocumentEventRecord[] }) {
+export function AuditTrail({ events, documentHref = (itemId) => `/documents/${encodeURIComponent(itemId)}` }: {
+  events: DocumentEventRecord[];
+  /** Where a "replaced" event's new document opens: the user's own page, or the operator's view of it. */
+  documentHref?: (itemId: string) => string;
+}) {
   const t = useTranslations("auditTrail");
   const documents = useTranslations("documents");
   const sessions = useTranslations("sessions");
   const locale = useLocale();
-  const reason = useReason();
+  const reason = useErrorReason();
   if (events.length === 0) return <p className="text-sm text-slate-600">{t("none")}</p>;
 
   const factsOf = ({ type, details }: DocumentEventRecord): ReactNode[] => {
@@ -81,7 +72,7 @@ export function AuditTrail({ events }: { events: DocumentEventRecord[] }) {
     const newItem = text(details.replacedByItemId);
     if (type === "replaced" && newItem) {
       facts.push(
-        <Link href={`/documents/${encodeURIComponent(newItem)}`} className="text-brand-700 underline underline-offset-2">
+        <Link href={documentHref(newItem)} className="text-brand-700 underline underline-offset-2">
           {t("openNewDocument")}
         </Link>,
       );

@@ -1,0 +1,152 @@
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { NextRequest } from "next/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ConfigError, parseConfig } from "@/lib/env";
+import { isOperatorEmail } from "@/lib/operators/operator-access";
+import { verifiedEmailOf } from "@/lib/operators/user-records";
+import { signedInCookie } from "../support/signed-in-cookie";
+
+const ORIGIN = "http://localhost:3000";
+const AUTH_SECRET = "unit-test-secret-0123456789abcdef0123456789";
+
+describe("who is an operator", () => {
+  it("keeps an email only when the service marked it verified, with the boolean true", () => {
+    expect(verifiedEmailOf({ email: " Ops@Example.COM ", email_verified: true })).toBe("ops@example.com");
+    expect(verifiedEmailOf({ email: "ops@example.com", email_verified: false })).toBeNull();
+    expect(verifiedEmailOf({ email: "ops@example.com" })).toBeNull();
+    expect(verifiedEmailOf({ email: "ops@example.com", email_verified: "true" })).toBeNull();
+    expect(verifiedEmailOf({ email_verified: true })).toBeNull();
+  });
+
+  it("matches a verified email against OPERATOR_EMAILS without regard to case, and never no email", () => {
+    const { operatorEmails } = parseConfig({ AUTH_SECRET, OPERATOR_EMAILS: " Ops@Example.com , lead@example.org," });
+    expect([...operatorEmails]).toEqual(["ops@example.com", "lead@example.org"]);
+    expect(isOperatorEmail(operatorEmails, "OPS@example.COM")).toBe(true);
+    expect(isOperatorEmail(operatorEmails, "ops@example.co")).toBe(false);
+    expect(isOperatorEmail(operatorEmails, null)).toBe(false);
+    expect(parseConfig({ AUTH_SECRET }).operatorEmails.size).toBe(0);
+  });
+
+  it("refuses an OPERATOR_EMAILS entry that is not an address, naming it", () => {
+    let error: unknown;
+    try {
+      parseConfig({ AUTH_SECRET, OPERATOR_EMAILS: "ops@example.com, bob, carol@ example.com" });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.filter((p) => p.startsWith("OPERATOR_EMAILS"));
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toContain('"bob" is not an email address');
+    expect(problems[1]).toContain('"carol@ example.com" is not an email address');
+  });
+});
+
+// The operator routes over a real embedded session store and database (PGlite), as document-routes.test.ts does.
+describe("the operator routes", () => {
+  let dir: string;
+  let exportRoute: typeof import("@/app/api/operator/export/route");
+  let accessExportRoute: typeof import("@/app/api/operator/access-log/export/route");
+  let closeDatabase: () => Promise<void>;
+  let deleteSession: (id: string) => Promise<unknown>;
+  const cookies: Record<"operator" | "user" | "unverified", string> = { operator: "", user: "", unverified: "" };
+  let operatorSessionHandle = "";
+
+  const get = (route: { GET: (req: NextRequest, ctx: object) => Promise<Response> }, path: string, cookie?: string) =>
+    route.GET(new NextRequest(`${ORIGIN}${path}`, { headers: cookie ? { cookie } : {} }), {});
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "operator-routes-"));
+    Object.assign(process.env, {
+      AUTH_SECRET,
+      SESSION_STORE_DIR: join(dir, "sessions"),
+      DATABASE_DIR: join(dir, "db"),
+      OPERATOR_EMAILS: "Oscar@Example.com,unverified@example.com",
+    });
+    exportRoute = await import("@/app/api/operator/export/route");
+    accessExportRoute = await import("@/app/api/operator/access-log/export/route");
+    const db = await import("@/lib/db/client");
+    closeDatabase = db.closeDatabase;
+    await db.getDatabase();
+    const { userRecords } = await import("@/lib/operators/user-records");
+    const { userKeyFor } = await import("@/lib/auth/user-key");
+    const { getConfig } = await import("@/lib/env");
+    const sessions = await import("@/lib/session/sessions");
+    deleteSession = sessions.deleteSession;
+    const people = [
+      ["operator", { email: "oscar@example.com", email_verified: true }],
+      ["user", { email: "bob@example.com", email_verified: true }],
+      // Listed in OPERATOR_EMAILS, but the service never verified the address.
+      ["unverified", { email: "unverified@example.com", email_verified: false }],
+    ] as const;
+    for (const [who, claims] of people) {
+      const subject = `${who}-${randomUUID()}`;
+      await userRecords.recordUserSignIn(userKeyFor(getConfig().issuer, subject), claims);
+      cookies[who] = await signedInCookie(subject, ORIGIN);
+      if (who === "operator") operatorSessionHandle = (await sessions.sessionsOfSubject(subject))[0]!.id;
+    }
+  });
+
+  afterAll(async () => {
+    await closeDatabase?.();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("answer 404 to anyone but an operator, signed out, a user, or an unverified listed email, whatever the input", async () => {
+    for (const cookie of [undefined, cookies.user, cookies.unverified]) {
+      for (const [route, path] of [
+        [exportRoute, "/api/operator/export?format=csv&range=7d"],
+        [exportRoute, "/api/operator/export?format=xml"],
+        [accessExportRoute, "/api/operator/access-log/export?format=json"],
+      ] as const) {
+        const res = await get(route, path, cookie);
+        expect(res.status).toBe(404);
+        expect((await res.json()).error.code).toBe("NOT_FOUND");
+      }
+    }
+  });
+
+  it("answer 400 naming the field for a bad format or period", async () => {
+    const cases: Array<[string, string]> = [
+      ["/api/operator/export?format=xml", "format"],
+      ["/api/operator/export?format=csv&range=year", "range"],
+      ["/api/operator/export?format=csv&range=custom&from=2026-02-30&to=2026-03-01", "from"],
+      ["/api/operator/export?format=csv&range=custom&from=2026-11-01", "to"],
+      ["/api/operator/export?format=csv&range=custom&from=2026-11-02&to=2026-11-01", "to"],
+    ];
+    for (const [path, field] of cases) {
+      const res = await get(exportRoute, path, cookies.operator);
+      expect(res.status).toBe(400);
+      const body = await res.json();
+      expect(body.error.code).toBe("VALIDATION_FAILED");
+      expect(Object.keys(body.error.fields)).toEqual([field]);
+    }
+    const res = await get(accessExportRoute, "/api/operator/access-log/export?format=pdf", cookies.operator);
+    expect(res.status).toBe(400);
+    expect(Object.keys((await res.json()).error.fields)).toEqual(["format"]);
+  });
+
+  it("stream the export to an operator and log it in the access log, which is exported too", async () => {
+    const res = await get(exportRoute, "/api/operator/export?format=csv&range=custom&from=2026-11-01&to=2026-11-02", cookies.operator);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-disposition")).toBe('attachment; filename="documents-all-users-2026-11-01-to-2026-11-02.csv"');
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const log = await get(accessExportRoute, "/api/operator/access-log/export?format=json", cookies.operator);
+    expect(log.status).toBe(200);
+    const entries = (await log.json()).entries as { action: string; operatorEmail: string; detail: string }[];
+    expect(entries.map((e) => [e.action, e.operatorEmail, e.detail])).toEqual([
+      ["export", "oscar@example.com", "2026-11-01..2026-11-02 UTC csv"],
+      ["export_access_log", "oscar@example.com", "json"],
+    ]);
+  });
+
+  it("answer 404 to the operator once their session has ended (signed out)", async () => {
+    await deleteSession(operatorSessionHandle);
+    const res = await get(accessExportRoute, "/api/operator/access-log/export?format=json", cookies.operator);
+    expect(res.status).toBe(404);
+  });
+});

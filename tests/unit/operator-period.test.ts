@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { resolvePeriod, startOfDay } from "@/app/operator/_lib/period";
+import { readStuckParams } from "@/app/operator/_lib/stuck-params";
+
+const NOW = new Date("2026-11-27T16:30:00Z");
+
+describe("the operator overview's period", () => {
+  it("counts the last 7 days up to the end of today in the operator's zone", () => {
+    // 16:30 UTC is already the 28th in Tokyo (01:30 JST).
+    const tokyo = resolvePeriod({}, "Asia/Tokyo", NOW);
+    expect(tokyo.ok && { from: tokyo.period.from.toISOString(), to: tokyo.period.to.toISOString(), first: tokyo.firstDay, last: tokyo.lastDay }).toEqual({
+      from: "2026-11-21T15:00:00.000Z",
+      to: "2026-11-28T15:00:00.000Z",
+      first: "2026-11-22",
+      last: "2026-11-28",
+    });
+    const utc = resolvePeriod({ range: "today" }, "UTC", NOW);
+    expect(utc.ok && [utc.period.from.toISOString(), utc.period.to.toISOString()]).toEqual(["2026-11-27T00:00:00.000Z", "2026-11-28T00:00:00.000Z"]);
+  });
+
+  it("finds local midnight across a daylight-saving change", () => {
+    // New York: EDT (−4) until 2 November 2025, EST (−5) from then.
+    expect(startOfDay("2025-11-02", "America/New_York").toISOString()).toBe("2025-11-02T04:00:00.000Z");
+    expect(startOfDay("2025-11-03", "America/New_York").toISOString()).toBe("2025-11-03T05:00:00.000Z");
+    const custom = resolvePeriod({ range: "custom", from: "2025-11-01", to: "2025-11-02" }, "America/New_York", NOW);
+    // The 2nd has 25 hours.
+    expect(custom.ok && custom.period.to.getTime() - custom.period.from.getTime()).toBe(49 * 3_600_000);
+  });
+
+  it("names the field of a bad custom period and keeps what was typed", () => {
+    expect(resolvePeriod({ range: "custom", from: "2026-02-30", to: "2026-03-01" }, "UTC", NOW)).toMatchObject({
+      ok: false,
+      error: { field: "from", problem: "invalid" },
+      params: { from: "2026-02-30", to: "2026-03-01" },
+    });
+    expect(resolvePeriod({ range: "custom", from: "2026-03-02" }, "UTC", NOW)).toMatchObject({ ok: false, error: { field: "to", problem: "missing" } });
+    expect(resolvePeriod({ range: "custom", from: "2026-03-02", to: "2026-03-01" }, "UTC", NOW)).toMatchObject({ ok: false, error: { field: "to", problem: "order" } });
+    expect(resolvePeriod({ range: "custom", from: "2025-01-01", to: "2026-01-02" }, "UTC", NOW)).toMatchObject({ ok: false, error: { field: "to", problem: "tooLong" } });
+    expect(resolvePeriod({ range: "yesterday" }, "UTC", NOW)).toMatchObject({ ok: false, error: { field: "range", problem: "unknown" } });
+  });
+});
+
+describe("the stuck list's settings", () => {
+  it("takes whole minutes up to a week, full-width digits included, and names a bad one", () => {
+    expect(readStuckParams({ created: "１２０", silent: "15" }, false)).toEqual({ params: { createdMinutes: 120, silentMinutes: 15, now: null }, errors: [] });
+    expect(readStuckParams({}, false).params).toEqual({ createdMinutes: 60, silentMinutes: 30, now: null });
+    expect(readStuckParams({ created: "0", silent: "10081" }, false).errors).toEqual([{ field: "created" }, { field: "silent" }]);
+    expect(readStuckParams({ created: "1.5" }, false).errors).toEqual([{ field: "created" }]);
+  });
+
+  it("accepts a time to compute the list at only on the sandbox", () => {
+    const at = "2026-11-27T18:00:00.000Z";
+    expect(readStuckParams({ now: at }, true).params.now?.toISOString()).toBe(at);
+    expect(readStuckParams({ now: at }, false)).toMatchObject({ params: { now: null }, errors: [{ field: "now" }] });
+    expect(readStuckParams({ now: "tomorrow" }, true).errors).toEqual([{ field: "now" }]);
+  });
+});

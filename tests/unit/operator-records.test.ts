@@ -1,0 +1,293 @@
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type OpenDatabase } from "@/lib/db/client";
+import type { DocumentEventInput } from "@/lib/documents/document-record-input";
+import { documentRecordsFor, type DocumentRecords } from "@/lib/documents/document-records";
+import { accessLogExportChunks, operatorExportChunks } from "@/lib/operators/operator-export";
+import { operatorRecordsFor, SEARCH_WINDOW, type OperatorRecords } from "@/lib/operators/operator-records";
+import { userRecordsFor, type UserRecords } from "@/lib/operators/user-records";
+import { startPostgresServer, type RunningPostgres } from "../../scripts/lib/postgres-server";
+import { workerPort } from "../support/worker-port";
+
+// The operator's reads, the user records and the access log against both ways of running the database: PGlite in
+// this process and a real PostgreSQL 15 (Debian's, initdb'd with --locale=C.UTF-8) started by this file.
+const POSTGRES_PORT = workerPort(4706);
+
+let postgres: RunningPostgres | undefined;
+const dirs: string[] = [];
+
+afterAll(async () => {
+  await postgres?.stop();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+const backends: Array<[string, () => Promise<OpenDatabase>]> = [
+  [
+    "PGlite",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "esign-operator-test-"));
+      dirs.push(dir);
+      return openDatabase({ dir: join(dir, "db") });
+    },
+  ],
+  [
+    "PostgreSQL",
+    async () => {
+      postgres = await startPostgresServer(POSTGRES_PORT);
+      return openDatabase({ url: postgres.url, dir: "unused" });
+    },
+  ],
+];
+
+const ctx = { requestId: "req-op", device: "Firefox 133 on Windows 11" };
+const HOUR = 3_600_000;
+const MINUTE = 60_000;
+
+/** Times of the seeded day: 2026-11-20 in UTC (09:00 in Tokyo is 00:00 UTC). */
+const t = (iso: string) => new Date(`2026-11-20T${iso}Z`);
+
+function created(at: Date, name: string): DocumentEventInput {
+  return { id: randomUUID(), type: "created", at: at.toISOString(), fileId: randomUUID(), subdocid: 0, container: "documents", name, doctype: "contract" };
+}
+const started = (at: Date): DocumentEventInput => ({ id: randomUUID(), type: "upload_started", at: at.toISOString(), mode: "single", bytes: 1000 });
+const uploaded = (at: Date): DocumentEventInput => ({ id: randomUUID(), type: "uploaded", at: at.toISOString(), mode: "single", bytes: 1000, md5: "9e107d9d372bb6826bd81d3542a419d6", durationMs: 500 });
+const failed = (at: Date, errorCode: string): DocumentEventInput => ({ id: randomUUID(), type: "failed", at: at.toISOString(), errorCode, mode: "single" } as DocumentEventInput);
+const abandoned = (at: Date): DocumentEventInput => ({ id: randomUUID(), type: "abandoned", at: at.toISOString() } as DocumentEventInput);
+
+async function collect(chunks: AsyncGenerator<string>): Promise<string[]> {
+  const out: string[] = [];
+  for await (const chunk of chunks) out.push(chunk);
+  return out;
+}
+
+describe.each(backends)("operator records on %s", (_name, open) => {
+  let database: OpenDatabase;
+  let documents: DocumentRecords;
+  let operator: OperatorRecords;
+  let users: UserRecords;
+  // The seeded period's users: each test run gets its own keys, and the period lies in a year no other test writes.
+  const alice = `alice-${randomUUID().slice(0, 8)}`;
+  const bob = `bob-${randomUUID().slice(0, 8)}`;
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    database = await open();
+    documents = documentRecordsFor(async () => database);
+    operator = operatorRecordsFor(async () => database);
+    users = userRecordsFor(async () => database);
+    await users.recordUserSignIn(alice, { email: "Alice@Example.com", email_verified: true, name: "Alice Example" }, t("08:00:00"));
+    await users.recordUserSignIn(bob, { email: "bob@example.com", email_verified: true, name: "山田 太郎" }, t("08:00:00"));
+    // A seeded day, in UTC: six documents created between 01:00 and 20:00.
+    const seed: Array<[string, string, DocumentEventInput[]]> = [
+      // uploaded 10 minutes after creation
+      ["up1", alice, [created(t("01:00:00"), "Lease 2026"), started(t("01:01:00")), uploaded(t("01:10:00"))]],
+      // uploaded 30 minutes after creation (its first try failed)
+      ["up2", bob, [created(t("02:00:00"), "賃貸借契約書"), started(t("02:01:00")), failed(t("02:05:00"), "UPLOAD_STALLED"), started(t("02:20:00")), uploaded(t("02:30:00"))]],
+      ["fail1", alice, [created(t("03:00:00"), "Invoice 7"), started(t("03:01:00")), failed(t("03:02:00"), "UPLOAD_STALLED")]],
+      ["fail2", bob, [created(t("16:00:00"), "見積書"), started(t("16:01:00")), failed(t("16:02:00"), "UPLOAD_FORBIDDEN")]],
+      ["cancel", alice, [created(t("17:00:00"), "Offer"), started(t("17:01:00")), abandoned(t("17:02:00"))]],
+      // never uploaded (still "created"), and one still uploading with its last event at 19:30
+      ["never", bob, [created(t("18:00:00"), "契約書 第2版")]],
+      ["silent", alice, [created(t("19:00:00"), "Policy"), started(t("19:30:00"))]],
+    ];
+    for (const [label, user, events] of seed) {
+      ids[label] = randomUUID();
+      await documents.recordEvents(user, ids[label]!, events, ctx);
+    }
+  });
+
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it("keeps a user's verified email and name with first and last seen, and drops an email no longer verified", async () => {
+    const key = `u-${randomUUID().slice(0, 8)}`;
+    await users.recordUserSignIn(key, { email: "Carol@Example.com", email_verified: true, name: "Carol" }, new Date("2026-01-01T00:00:00Z"));
+    await users.recordUserSignIn(key, { email: "carol@example.com", email_verified: true, name: "Carol C." }, new Date("2026-02-01T00:00:00Z"));
+    let page = await operator.getOperatorUser(key);
+    expect(page?.user).toEqual({ userKey: key, email: "carol@example.com", displayName: "Carol C.", firstSeenAt: "2026-01-01T00:00:00.000Z", lastSeenAt: "2026-02-01T00:00:00.000Z" });
+    // An id_token that does not say the email is verified (or says it as text): no email kept.
+    await users.recordUserSignIn(key, { email: "carol@example.com", email_verified: "true", name: "Carol C." }, new Date("2026-03-01T00:00:00Z"));
+    page = await operator.getOperatorUser(key);
+    expect(page?.user).toMatchObject({ email: null, firstSeenAt: "2026-01-01T00:00:00.000Z", lastSeenAt: "2026-03-01T00:00:00.000Z" });
+    expect(await users.verifiedEmailOfUser(key)).toBeNull();
+    // Nothing but these columns: no token, session id or subject.
+    const columns = (await database.db.execute(sql`select column_name from information_schema.columns where table_name = 'users' order by column_name`)) as unknown as { rows: { column_name: string }[] };
+    expect(columns.rows.map((r) => r.column_name)).toEqual(["display_name", "email", "first_seen_at", "last_seen_at", "user_key"]);
+  });
+
+  it("counts the period's documents, completion, times to upload, failures by code, active users and days in the zone", async () => {
+    // 2026-11-20 00:00 to 24:00 in UTC.
+    const overview = await operator.getOperatorOverview({ from: t("00:00:00"), to: new Date("2026-11-21T00:00:00Z"), timeZone: "UTC" });
+    expect(overview).toMatchObject({ created: 7, uploaded: 2, failed: 2, cancelled: 1, replaced: 0, pending: 2, activeUsers: 2 });
+    expect(overview.completionRate).toBeCloseTo(2 / 7, 10);
+    // 10 and 30 minutes: the median interpolates to 20, p95 to 10 + 0.95 × 20 = 29 minutes.
+    expect(overview.creationToUploadMs.median).toBeCloseTo(20 * MINUTE, 3);
+    expect(overview.creationToUploadMs.p95).toBeCloseTo(29 * MINUTE, 3);
+    expect(overview.failuresByCode).toEqual([
+      { errorCode: "UPLOAD_FORBIDDEN", count: 1 },
+      { errorCode: "UPLOAD_STALLED", count: 1 },
+    ]);
+    expect(overview.days).toEqual([{ day: "2026-11-20", created: 7, uploaded: 2, failed: 2 }]);
+
+    // In Tokyo (UTC+9) the 20th runs from 2026-11-19 15:00 to 2026-11-20 15:00 UTC: the three created before 04:00
+    // UTC fall on it, the four created from 16:00 UTC on the 21st.
+    const tokyo = await operator.getOperatorOverview({ from: new Date("2026-11-19T15:00:00Z"), to: new Date("2026-11-21T15:00:00Z"), timeZone: "Asia/Tokyo" });
+    expect(tokyo.days).toEqual([
+      { day: "2026-11-20", created: 3, uploaded: 2, failed: 1 },
+      { day: "2026-11-21", created: 4, uploaded: 0, failed: 1 },
+    ]);
+    // A period with nothing in it: zeros, no rate, no times.
+    const empty = await operator.getOperatorOverview({ from: new Date("2026-11-10T00:00:00Z"), to: new Date("2026-11-12T00:00:00Z"), timeZone: "UTC" });
+    expect(empty).toMatchObject({ created: 0, completionRate: null, creationToUploadMs: { median: null, p95: null }, failuresByCode: [], activeUsers: 0 });
+    expect(empty.days.map((d) => d.day)).toEqual(["2026-11-10", "2026-11-11"]);
+  });
+
+  it("lists what is stuck as of an injected now: never uploaded past its threshold, uploads silent past theirs", async () => {
+    const stuckOf = async (now: Date, thresholds: { neverUploadedAfterMs?: number; silentUploadAfterMs?: number } = {}) =>
+      (await operator.listStuckDocuments({ now, ...thresholds })).filter((row) => row.userKey === alice || row.userKey === bob);
+    // 18:30: "never" is 30 min old (< 1 h); "silent" does not exist yet.
+    expect(await stuckOf(t("18:30:00"))).toEqual([]);
+    // 19:05: "never" is 65 min old → stuck; "silent" (created 19:00, nothing started) is not 1 h old.
+    const at1905 = await stuckOf(t("19:05:00"));
+    expect(at1905.map((r) => [r.itemId, r.kind])).toEqual([[ids.never, "never_uploaded"]]);
+    expect(at1905[0]).toMatchObject({ email: "bob@example.com", name: "契約書 第2版", status: "created", lastEvent: { type: "created", device: ctx.device, errorCode: null }, ageMs: 65 * MINUTE });
+    // 20:01: "silent" has had no event for 31 min (> 30 min default); oldest last event first.
+    const at2001 = await stuckOf(t("20:01:00"));
+    expect(at2001.map((r) => [r.itemId, r.kind])).toEqual([
+      [ids.never, "never_uploaded"],
+      [ids.silent, "upload_silent"],
+    ]);
+    expect(at2001[1]).toMatchObject({ email: "alice@example.com", displayName: "Alice Example", lastEvent: { type: "upload_started", at: "2026-11-20T19:30:00.000Z" }, ageMs: 31 * MINUTE });
+    // Thresholds are the caller's: a 2-hour silence threshold leaves "silent" out at 20:01.
+    expect((await stuckOf(t("20:01:00"), { silentUploadAfterMs: 2 * HOUR })).map((r) => r.itemId)).toEqual([ids.never]);
+  });
+
+  it("finds users by email or name and documents by a name substring in any script, at any length, or by item id", async () => {
+    const search = (q: string) => operator.searchOperator(q, { limit: 50 });
+    expect((await search("ALICE@example")).users.map((u) => u.userKey)).toEqual([alice]);
+    expect((await search("山田")).users.map((u) => [u.userKey, u.documentCount])).toEqual([[bob, 3]]);
+    const mine = (result: Awaited<ReturnType<typeof search>>) => result.documents.filter((d) => d.userKey === alice || d.userKey === bob).map((d) => d.itemId);
+    // Japanese substrings of three, two and one character(s).
+    expect(mine(await search("契約書"))).toEqual([ids.never, ids.up2]);
+    expect(mine(await search("契約"))).toEqual([ids.never, ids.up2]);
+    expect(mine(await search("賃"))).toEqual([ids.up2]);
+    // Case-insensitive, two characters; a LIKE wildcard is a literal character.
+    expect(mine(await search("ea"))).toEqual([ids.up1]);
+    expect(mine(await search("%"))).toEqual([]);
+    // Control characters are dropped, not sent to the database (PostgreSQL refuses NUL in text).
+    expect(mine(await search("見積\u0000"))).toEqual([ids.fail2]);
+    // The service's item id, in capitals and braces as it may be pasted.
+    const byId = await search(`{${ids.fail2!.toUpperCase()}}`);
+    expect(byId.documents.map((d) => [d.itemId, d.email, d.name])).toEqual([[ids.fail2, "bob@example.com", "見積書"]]);
+  });
+
+  it("finds a rare name beyond the newest documents through the gram index, and a common one among them", async () => {
+    const user = `bulk-${randomUUID().slice(0, 8)}`;
+    const rare = randomUUID();
+    await documents.recordEvents(user, rare, [created(new Date("2026-12-01T00:00:00Z"), "稟議書 特別")], ctx);
+    // More than the search window of newer documents, none of them matching.
+    await database.db.execute(sql`
+      insert into documents (user_key, item_id, file_id, subdocid, name, doctype, status, created_at, updated_at)
+      select ${user}, md5(${user} || g)::uuid::text, md5('f' || g)::uuid::text, 0, 'Filler ' || g, 'contract', 'created',
+             timestamptz '2026-12-02' + g * interval '1 second', timestamptz '2026-12-02'
+      from generate_series(1, ${SEARCH_WINDOW + 100}) g`);
+    const found = await operator.searchOperator("稟議", { limit: 5 });
+    expect(found.documents.map((d) => d.itemId)).toEqual([rare]);
+    // The user's own list search takes the same two steps.
+    expect((await documents.listDocuments(user, { q: "稟議", limit: 5 })).documents.map((d) => d.itemId)).toEqual([rare]);
+    // A common word: the newest five, in order.
+    const common = await operator.searchOperator("Filler", { limit: 5 });
+    expect(common.documents.map((d) => d.name)).toEqual([2100, 2099, 2098, 2097, 2096].map((g) => `Filler ${g}`));
+    const own = await documents.listDocuments(user, { q: "filler 20", limit: 3 });
+    expect(own.documents.map((d) => d.name)).toEqual(["Filler 2099", "Filler 2098", "Filler 2097"]);
+    expect(own.nextCursor).not.toBeNull();
+  });
+
+  it("shows a user's documents and a document's full trail, with device and request ids", async () => {
+    const page = await operator.getOperatorUser(bob);
+    expect(page?.user?.email).toBe("bob@example.com");
+    expect(page?.documents.map((d) => [d.itemId, d.status])).toEqual([
+      [ids.never, "created"],
+      [ids.fail2, "failed"],
+      [ids.up2, "uploaded"],
+    ]);
+    const doc = await operator.getOperatorDocument(bob, ids.up2!);
+    expect(doc?.document).toMatchObject({ itemId: ids.up2, name: "賃貸借契約書", status: "uploaded", size: 1000, md5: "9e107d9d372bb6826bd81d3542a419d6", removedAt: null });
+    expect(doc?.events.map((e) => e.type)).toEqual(["created", "upload_started", "failed", "upload_started", "uploaded"]);
+    expect(doc?.events[2]).toMatchObject({ requestId: "req-op", device: ctx.device, details: { errorCode: "UPLOAD_STALLED", mode: "single" } });
+    // Another user's key with this item id: nothing.
+    expect(await operator.getOperatorDocument(alice, ids.up2!)).toBeNull();
+    expect(await operator.getOperatorUser(`nobody-${randomUUID()}`)).toBeNull();
+  });
+
+  it("appends to the access log and refuses any change to it, even from the app's own connection", async () => {
+    const op = { userKey: alice, email: "alice@example.com" };
+    await operator.recordOperatorAccess(op, { action: "view_user", subjectUserKey: bob });
+    await operator.recordOperatorAccess(op, { action: "view_document", subjectUserKey: bob, itemId: ids.up2 });
+    const { entries } = await operator.listOperatorAccess({ limit: 2 });
+    expect(entries.map((e) => [e.action, e.subjectUserKey, e.subjectEmail, e.itemId, e.operatorEmail])).toEqual([
+      ["view_document", bob, "bob@example.com", ids.up2, "alice@example.com"],
+      ["view_user", bob, "bob@example.com", null, "alice@example.com"],
+    ]);
+    const refusal = async (statement: ReturnType<typeof sql>) => {
+      try {
+        await database.db.execute(statement);
+        return "accepted";
+      } catch (error) {
+        let current: unknown = error;
+        while (current && !(current as { code?: string }).code) current = (current as { cause?: unknown }).cause;
+        return (current as { code?: string } | undefined)?.code;
+      }
+    };
+    expect(await refusal(sql`update operator_access_log set operator_email = 'someone@example.com'`)).toBe("42501");
+    expect(await refusal(sql`delete from operator_access_log`)).toBe("42501");
+    expect(await refusal(sql`truncate operator_access_log`)).toBe("42501");
+    expect((await operator.listOperatorAccess({ limit: 2 })).entries).toEqual(entries);
+  });
+
+  it("exports a period across users in bounded batches, complete, as CSV with BOM and as JSON", async () => {
+    const period = { from: t("00:00:00"), to: new Date("2026-11-21T00:00:00Z") };
+    const batches: number[] = [];
+    const seen: string[] = [];
+    for await (const batch of operator.exportPeriodBatches(period, 2)) {
+      batches.push(batch.length);
+      seen.push(...batch.map((d) => d.itemId));
+    }
+    // Seven documents in batches of at most two, oldest first, each once.
+    expect(batches).toEqual([2, 2, 2, 1]);
+    expect(seen).toEqual([ids.up1, ids.up2, ids.fail1, ids.fail2, ids.cancel, ids.never, ids.silent]);
+
+    const csv = (await collect(operatorExportChunks(period, "csv", { records: operator, batchSize: 2 }))).join("");
+    expect(csv.startsWith("\uFEFFcreated_at,user_key,email,item_id,name,")).toBe(true);
+    const lines = csv.trimEnd().split("\r\n");
+    expect(lines).toHaveLength(8);
+    expect(lines[4]).toBe(`2026-11-20T16:00:00.000Z,${bob},bob@example.com,${ids.fail2},見積書,contract,failed,1000,,UPLOAD_FORBIDDEN,${lines[4]!.split(",")[10]},`);
+
+    const json = JSON.parse((await collect(operatorExportChunks(period, "json", { records: operator, batchSize: 3, now: new Date("2026-11-27T00:00:00Z") }))).join(""));
+    expect(json).toMatchObject({ exportedAt: "2026-11-27T00:00:00.000Z", from: "2026-11-20T00:00:00.000Z", to: "2026-11-21T00:00:00.000Z" });
+    expect(json.documents.map((d: { itemId: string }) => d.itemId)).toEqual(seen);
+    expect(json.documents[1]).toMatchObject({ userKey: bob, email: "bob@example.com", name: "賃貸借契約書", status: "uploaded", size: 1000, lastErrorCode: "UPLOAD_STALLED" });
+
+    const log = JSON.parse((await collect(accessLogExportChunks("json", { records: operator, batchSize: 1 }))).join(""));
+    expect(log.entries.length).toBeGreaterThanOrEqual(2);
+    expect(log.entries.map((e: { id: number }) => e.id)).toEqual([...log.entries.map((e: { id: number }) => e.id)].sort((a: number, b: number) => a - b));
+    const logCsv = (await collect(accessLogExportChunks("csv", { records: operator }))).join("");
+    expect(logCsv.startsWith("\uFEFFid,at,operator_email,")).toBe(true);
+    expect(logCsv.trimEnd().split("\r\n")).toHaveLength(log.entries.length + 1);
+  });
+
+  it("removes users not seen since the cutoff only once they have no documents left", async () => {
+    const gone = `gone-${randomUUID().slice(0, 8)}`;
+    await users.recordUserSignIn(gone, { email: "gone@example.com", email_verified: true }, new Date("2020-01-01T00:00:00Z"));
+    const before = new Date("2021-01-01T00:00:00Z");
+    // alice and bob were seen in 2026; they stay whatever their documents.
+    expect(await operator.deleteUsersNotSeenSince(before)).toBeGreaterThanOrEqual(1);
+    expect(await operator.getOperatorUser(gone)).toBeNull();
+    expect((await operator.getOperatorUser(alice))?.user).not.toBeNull();
+  });
+});
