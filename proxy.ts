@@ -3,6 +3,7 @@ import { userKeyFor } from "@/lib/auth/user-key";
 import { getConfig } from "@/lib/env";
 import { recordRateLimited } from "@/lib/metrics/rate-limits";
 import { getRateLimiter } from "@/lib/rate-limit/budgets";
+import type { LimitName } from "@/lib/rate-limit/policies";
 import { tooManyRequestsPage } from "@/lib/rate-limit/too-many-requests-page";
 import { clearSessionCookie, cookieHeaderWithSession, encodeSessionToken, readSessionTokenState, setSessionCookie } from "@/lib/auth/session-cookie";
 import { buildContentSecurityPolicy, createNonce } from "@/lib/security/content-security-policy";
@@ -19,8 +20,9 @@ import { sessionStoreUnavailableResponse } from "@/lib/session/unavailable-respo
  * 2. Re-encrypts a cookie only a previous AUTH_SECRET opens under the current one (rotation).
  * 3. Sets a Content-Security-Policy with a per-request nonce; Next reads it from the request headers
  *    and puts the nonce on its own scripts.
- * 4. Spends the user's "document-page" budget for a document's page, and answers 429 once it is spent: a page
- *    cannot set its own status, and here the page's database read has not happened yet.
+ * 4. Spends the user's "document-page" budget for a document's page ("operator-pages" for the operator's), and
+ *    answers 429 once it is spent: a page cannot set its own status, and here the page's database read has not
+ *    happened yet.
  */
 export async function proxy(req: NextRequest) {
   const config = getConfig();
@@ -41,10 +43,11 @@ export async function proxy(req: NextRequest) {
     return res;
   }
 
-  if (state?.status === "active" && req.method === "GET" && DOCUMENT_PAGE.test(req.nextUrl.pathname) && !req.headers.has("next-router-prefetch")) {
-    const decision = await getRateLimiter().consume("document-page", userKeyFor(config.issuer, state.record.subject));
+  const budgeted = state?.status === "active" && req.method === "GET" && !req.headers.has("next-router-prefetch") ? budgetedPageOf(req.nextUrl.pathname) : undefined;
+  if (state?.status === "active" && budgeted) {
+    const decision = await getRateLimiter().consume(budgeted.name, userKeyFor(config.issuer, state.record.subject));
     if (!decision.allowed) {
-      recordRateLimited("/documents/:itemId", "document-page");
+      recordRateLimited(budgeted.route, budgeted.name);
       const res = await tooManyRequestsPage(req, decision);
       res.headers.set("content-security-policy", csp);
       return res;
@@ -67,10 +70,19 @@ export async function proxy(req: NextRequest) {
 }
 
 /**
- * A document's page. Link prefetches (`next-router-prefetch`) are not counted: the list links every document it shows,
- * and a prefetch of this dynamic page renders no page segment, so it reads no record.
+ * The pages that read records, each with its budget: a document's page, and the operator's pages (read across every
+ * user's records; a non-operator spends the budget too, before the page answers 404). Link prefetches
+ * (`next-router-prefetch`) are not counted: the list links every document it shows, and a prefetch of these dynamic
+ * pages renders no page segment, so it reads no record.
  */
-const DOCUMENT_PAGE = /^\/documents\/[^/]+$/;
+const BUDGETED_PAGES: { pattern: RegExp; name: LimitName; route: string }[] = [
+  { pattern: /^\/documents\/[^/]+$/, name: "document-page", route: "/documents/:itemId" },
+  { pattern: /^\/operator(\/.*)?$/, name: "operator-pages", route: "/operator" },
+];
+
+function budgetedPageOf(pathname: string) {
+  return BUDGETED_PAGES.find((page) => page.pattern.test(pathname));
+}
 
 export const config = {
   // Auth.js's own routes read the session through their jwt callback. Health probes carry no session and

@@ -23,11 +23,7 @@ export async function startSignIn(
   options: { anotherAccount?: boolean; onStarted?: (authorizationUrl: URL) => Promise<void> } = {},
 ): Promise<never> {
   // A redirect, not a 429: this runs in a Server Action or a page navigation, where the browser shows what it is sent to.
-  const address = (await headers()).get(CLIENT_ADDRESS_HEADER) ?? "unknown";
-  if (!(await getRateLimiter().consume("sign-in", address)).allowed) {
-    recordRateLimited("sign-in", "sign-in");
-    redirect("/auth/error?error=TooManySignIns");
-  }
+  if (!(await spendSignInBudget((await headers()).get(CLIENT_ADDRESS_HEADER)))) redirect(SIGN_IN_BUDGET_SPENT_PATH);
   if (!(await isAuthServerReachable())) redirect("/auth/error?error=ServiceUnavailable");
   const freshLogin = options.anotherAccount || (await cookies()).has(FRESH_LOGIN_COOKIE);
   const params = { ui_locales: await getLocale(), ...(freshLogin ? { prompt: "login" } : {}) };
@@ -37,6 +33,19 @@ export async function startSignIn(
   if (typeof url !== "string") throw new Error("signIn returned no authorization URL");
   await options.onStarted?.(new URL(url));
   redirect(url);
+}
+
+/** Where a browser whose address spent its "sign-in" budget is sent: the sign-in problem page, in words. */
+export const SIGN_IN_BUDGET_SPENT_PATH = "/auth/error?error=TooManySignIns";
+
+/**
+ * Spends one sign-in start of the client address's "sign-in" budget (the address the server hook put in
+ * CLIENT_ADDRESS_HEADER); false once it is spent, counted in the metrics.
+ */
+export async function spendSignInBudget(address: string | null): Promise<boolean> {
+  if ((await getRateLimiter().consume("sign-in", address ?? "unknown")).allowed) return true;
+  recordRateLimited("sign-in", "sign-in");
+  return false;
 }
 
 /** Only same-origin paths: never let a form field or query send the user to another site after sign-in. */

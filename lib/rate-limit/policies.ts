@@ -23,6 +23,13 @@ export const RATE_LIMIT_DEFAULTS = {
   "account": { points: 300, durationS: 600, key: "user" },
   /** GET/DELETE /api/sessions and /api/sessions/[id]: where you are signed in, and ending sessions. */
   "sessions": { points: 300, durationS: 600, key: "user" },
+  /**
+   * GET /operator/**: the operator's pages (overview, stuck list, search, a user's and a document's page, the access
+   * log), each a read across every user's records.
+   */
+  "operator-pages": { points: 600, durationS: 600, key: "user" },
+  /** GET /api/operator/export and /api/operator/access-log/export: downloads across every user's records. */
+  "operator-export": { points: 20, durationS: 600, key: "user" },
   /** Starting a sign-in (a redirect to the service): per client address, since nobody is signed in yet. */
   "sign-in": { points: 60, durationS: 600, key: "address" },
 } as const satisfies Record<string, { points: number; durationS: number; key: "user" | "address" }>;

@@ -63,6 +63,7 @@ beforeAll(async () => {
     RATE_LIMIT_DOCUMENTS_CREATE: "2/60",
     RATE_LIMIT_ACCOUNT: "50/60",
     RATE_LIMIT_DOCUMENT_PAGE: "1/60",
+    RATE_LIMIT_OPERATOR_PAGES: "2/60",
   });
   listRoute = await import("@/app/api/documents/route");
   accountRoute = await import("@/app/api/account/route");
@@ -154,5 +155,19 @@ describe("a spent budget", () => {
     expect(html).toContain("<html lang=\"ja\">");
     expect(html).toContain(`${wait} 秒後にもう一度お試しいただけます。`);
     expect(await rateLimitedCount("/documents/:itemId", "document-page")).toBe(1);
+  });
+
+  it("spends the operator-pages budget on every page under /operator, and not on other pages", async () => {
+    const alice = await signedInCookie(`alice-${randomUUID()}`, ORIGIN);
+    const page = (path: string, headers: Record<string, string> = {}) => proxyModule.proxy(request(path, { cookie: alice, headers }));
+    expect((await page("/operator/stuck", { "next-router-prefetch": "1" })).status).toBe(200);
+    expect((await page("/operator")).status).toBe(200);
+    expect((await page("/operator/users/abc/documents/def")).status).toBe(200);
+    const refused = await page("/operator/search");
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("ratelimit-policy")).toBe('"operator-pages";q=2;w=60');
+    expect(await rateLimitedCount("/operator", "operator-pages")).toBe(1);
+    // Pages outside /operator keep their own budgets.
+    expect((await page("/operators-guide")).status).toBe(200);
   });
 });

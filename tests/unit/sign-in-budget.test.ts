@@ -1,3 +1,4 @@
+import { NextRequest } from "next/server";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 
 // The sign-in start's per-address budget, with Next's request APIs and Auth.js stood in for: what is tested is the
@@ -13,14 +14,19 @@ vi.mock("next/navigation", () => ({
   },
 }));
 vi.mock("next-intl/server", () => ({ getLocale: async () => "en" }));
-vi.mock("@/auth", () => ({ signIn: async () => "http://auth.example/connect/authorize?state=abc" }));
+vi.mock("@/auth", () => ({
+  signIn: async () => "http://auth.example/connect/authorize?state=abc",
+  handlers: { GET: async () => new Response("Auth.js"), POST: async () => new Response("Auth.js") },
+}));
 vi.mock("@/lib/auth/auth-server-status", () => ({ isAuthServerReachable: async () => true }));
 
 let startSignIn: typeof import("@/lib/auth/start-sign-in").startSignIn;
+let authRoute: typeof import("@/app/api/auth/[...nextauth]/route");
 
 beforeAll(async () => {
   Object.assign(process.env, { AUTH_SECRET: "unit-test-secret-0123456789abcdef0123456789", RATE_LIMIT_SIGN_IN: "2/600" });
   ({ startSignIn } = await import("@/lib/auth/start-sign-in"));
+  authRoute = await import("@/app/api/auth/[...nextauth]/route");
 });
 
 describe("the sign-in start", () => {
@@ -32,5 +38,18 @@ describe("the sign-in start", () => {
     // Another address has its own budget.
     clientAddress = "198.51.100.4";
     await expect(startSignIn("/account")).rejects.toThrow(toService);
+  });
+
+  it("spends the same budget when a sign-in is started at Auth.js's own POST route, and only there", async () => {
+    const post = (path: string) =>
+      authRoute.POST(new NextRequest(`http://localhost:3000${path}`, { method: "POST", headers: { "x-esign-client-address": "192.0.2.77" } }));
+    expect((await post("/api/auth/signin/esign")).status).toBe(200);
+    expect((await post("/api/auth/signin/esign")).status).toBe(200);
+    // Signing out is not a sign-in start: it never spends the budget.
+    expect((await post("/api/auth/signout")).status).toBe(200);
+    const refused = await post("/api/auth/signin/esign");
+    expect(refused.status).toBe(303);
+    expect(new URL(refused.headers.get("location")!).pathname + new URL(refused.headers.get("location")!).search).toBe("/auth/error?error=TooManySignIns");
+    expect((await post("/api/auth/signout")).status).toBe(200);
   });
 });

@@ -12,6 +12,7 @@ import { currentRequestId } from "@/lib/logging/request-context";
 import { requireOperatorForRequest } from "@/lib/operators/operator-access";
 import { operatorExportChunks } from "@/lib/operators/operator-export";
 import { recordOperatorAccess } from "@/lib/operators/operator-records";
+import { spendBudget } from "@/lib/rate-limit/budgets";
 import { withErrorHandling } from "@/lib/route-handler";
 
 export const dynamic = "force-dynamic";
@@ -34,6 +35,7 @@ const PERIOD_PROBLEMS = {
  */
 export const GET = withErrorHandling(async (req) => {
   const operator = await requireOperatorForRequest(req);
+  await spendBudget("operator-export", operator.userKey);
   const query = Object.fromEntries(req.nextUrl.searchParams);
   const { format } = formatSchema.parse({ format: query.format ?? "csv" });
   const timeZone = resolveTimeZone(req.cookies.get(TIME_ZONE_COOKIE)?.value);

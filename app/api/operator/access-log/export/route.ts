@@ -8,6 +8,7 @@ import { currentRequestId } from "@/lib/logging/request-context";
 import { requireOperatorForRequest } from "@/lib/operators/operator-access";
 import { accessLogExportChunks } from "@/lib/operators/operator-export";
 import { recordOperatorAccess } from "@/lib/operators/operator-records";
+import { spendBudget } from "@/lib/rate-limit/budgets";
 import { withErrorHandling } from "@/lib/route-handler";
 
 export const dynamic = "force-dynamic";
@@ -20,6 +21,7 @@ const formatSchema = z.object({ format: z.enum(["csv", "json"], { error: "format
  */
 export const GET = withErrorHandling(async (req) => {
   const operator = await requireOperatorForRequest(req);
+  await spendBudget("operator-export", operator.userKey);
   const { format } = formatSchema.parse({ format: req.nextUrl.searchParams.get("format") ?? "csv" });
   await withDocumentRecords(() => recordOperatorAccess(operator, { action: "export_access_log", detail: format }));
   const requestId = currentRequestId();
