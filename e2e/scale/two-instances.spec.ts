@@ -2,6 +2,7 @@ import { test, expect, type APIRequestContext, type Browser, type BrowserContext
 import { createClient } from "redis";
 import { startRedisServer, type RunningRedis } from "../../scripts/lib/redis-server";
 import { startAppInstance, startSandboxProcess, type SandboxUrls } from "../../scripts/lib/app-cluster";
+import { UNLIMITED_BUDGETS } from "../../scripts/lib/unlimited-budgets";
 import type { RunningProcess } from "../../scripts/lib/child-process";
 import type { SandboxStats } from "../fixtures/sandbox";
 import { refreshesSince } from "../fixtures/refresh-spacing";
@@ -53,6 +54,9 @@ async function startInstance(name: "A" | "B", appPort: number, authSecret = AUTH
     serverActionsKey: SERVER_ACTIONS_KEY,
     redisUrl: `redis://127.0.0.1:${PORTS.redis}`,
     requestTimeoutMs: REQUEST_TIMEOUT_MS,
+    // Every budget out of reach: the rotation test keeps one user's account requests coming every 50 ms for over a
+    // minute, past the default "account" budget (300 per 10 minutes) on purpose. Budgets have specs of their own.
+    env: UNLIMITED_BUDGETS,
     log: (line) => logs.push(line),
   });
   return { name, url: proc.url, logs, proc };
