@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import type { ReactNode } from "react";
 import { NextIntlClientProvider, useLocale, useTranslations } from "next-intl";
 import { getTranslations } from "next-intl/server";
 import { clientMessages } from "@/lib/i18n/client-messages";
@@ -12,7 +11,7 @@ import { getDocument, type DocumentRecord } from "@/lib/documents/document-recor
 import { formatBytes } from "@/lib/upload/format";
 import { Alert } from "@/components/ui/alert";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
-import { CodeValue } from "@/components/ui/code-value";
+import { FactList, type Fact } from "@/components/ui/fact-list";
 import { LocalTime } from "@/components/local-time";
 import { StatusBadge } from "@/app/documents/_components/document-status";
 import { AuditTrail } from "@/app/documents/[itemId]/_components/audit-trail";
@@ -102,12 +101,11 @@ function DocumentRecordFacts({ document }: { document: DocumentRecord }) {
   const t = useTranslations("document");
   const documents = useTranslations("documents");
   const locale = useLocale();
-  // [field (its data-field, stable for tests), label, value, monospace]
-  const rows: [string, string, ReactNode, boolean][] = [
+  const rows: Fact[] = [
     ["Item ID", t("itemId"), document.itemId, true],
     ["File ID", t("fileId"), document.fileId, true],
     ["Sub-document", t("subdocument"), String(document.subdocid), true],
-    ...(document.container ? [["Container", t("container"), document.container, true] satisfies [string, string, ReactNode, boolean]] : []),
+    ...(document.container ? [["Container", t("container"), document.container, true] satisfies Fact] : []),
     ["Type", t("type"), document.doctype || "—", false],
     [
       "Size",
@@ -127,20 +125,9 @@ function DocumentRecordFacts({ document }: { document: DocumentRecord }) {
               {document.replacedByItemId}
             </Link>,
             true,
-          ] satisfies [string, string, ReactNode, boolean],
+          ] satisfies Fact,
         ]
       : []),
   ];
-  return (
-    <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[7rem_minmax(0,1fr)]" data-testid="document-record-facts">
-      {rows.map(([field, label, value, mono]) => (
-        <div key={field} className="contents">
-          <dt className="font-medium text-slate-600">{label}</dt>
-          <dd className={mono ? "min-w-0 text-xs leading-5 text-slate-900 sm:text-sm" : "min-w-0 text-slate-900"} data-field={field}>
-            {mono && typeof value === "string" ? <CodeValue value={value} /> : value}
-          </dd>
-        </div>
-      ))}
-    </dl>
-  );
+  return <FactList facts={rows} testId="document-record-facts" />;
 }

@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import type { ReactNode } from "react";
 import { getLocale, getTranslations } from "next-intl/server";
 import { requireOperator } from "@/lib/operators/operator-access";
 import { getOperatorDocument, recordOperatorAccess } from "@/lib/operators/operator-records";
@@ -10,7 +9,7 @@ import { documentIdSchema } from "@/lib/documents/document-record-input";
 import { isDatabaseUnavailable } from "@/lib/db/database-errors";
 import { formatBytes } from "@/lib/upload/format";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
-import { CodeValue } from "@/components/ui/code-value";
+import { FactList, type Fact } from "@/components/ui/fact-list";
 import { LocalTime } from "@/components/local-time";
 import { StatusBadge } from "@/app/documents/_components/document-status";
 import { AuditTrail } from "@/app/documents/[itemId]/_components/audit-trail";
@@ -96,21 +95,20 @@ export default async function OperatorDocumentView({ params }: Props) {
 /** The facts the user's own page lists, plus whose document it is and whether they removed it from their list. */
 async function Facts({ found: { document, user } }: { found: OperatorDocumentPage }) {
   const [t, own, documents, locale] = await Promise.all([getTranslations("operator.document"), getTranslations("document"), getTranslations("documents"), getLocale()]);
-  // [field (its data-field, stable for tests), label, value, monospace]
-  const rows: [string, string, ReactNode, boolean][] = [
+  const rows: Fact[] = [
     ["User", t("user"), user?.email ?? t("userWithoutEmail"), false],
     ["User key", t("userKey"), document.userKey, true],
     ["Item ID", own("itemId"), document.itemId, true],
     ["File ID", own("fileId"), document.fileId, true],
     ["Sub-document", own("subdocument"), String(document.subdocid), true],
-    ...(document.container ? [["Container", own("container"), document.container, true] satisfies [string, string, ReactNode, boolean]] : []),
+    ...(document.container ? [["Container", own("container"), document.container, true] satisfies Fact] : []),
     ["Type", own("type"), document.doctype || "—", false],
     ["Size", own("size"), document.size === null ? own("unknown") : documents("bytes", { size: formatBytes(document.size, locale), bytes: document.size }), false],
     ["MD5", own("md5"), document.md5 ?? own("notKnown"), Boolean(document.md5)],
     ["Created", own("created"), <LocalTime key="created" iso={document.createdAt} style="absolute" />, false],
     ["Last change", own("lastChange"), <LocalTime key="updated" iso={document.updatedAt} style="absolute" />, false],
     ...(document.removedAt
-      ? [["Removed", t("removed"), <LocalTime key="removed" iso={document.removedAt} style="absolute" />, false] satisfies [string, string, ReactNode, boolean]]
+      ? [["Removed", t("removed"), <LocalTime key="removed" iso={document.removedAt} style="absolute" />, false] satisfies Fact]
       : []),
     ...(document.replacedByItemId
       ? [
@@ -121,22 +119,11 @@ async function Facts({ found: { document, user } }: { found: OperatorDocumentPag
               {document.replacedByItemId}
             </Link>,
             true,
-          ] satisfies [string, string, ReactNode, boolean],
+          ] satisfies Fact,
         ]
       : []),
   ];
-  return (
-    <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[7rem_minmax(0,1fr)]" data-testid="operator-document-facts">
-      {rows.map(([field, label, value, mono]) => (
-        <div key={field} className="contents">
-          <dt className="font-medium text-slate-600">{label}</dt>
-          <dd className={mono ? "min-w-0 text-xs leading-5 text-slate-900 sm:text-sm" : "min-w-0 break-words text-slate-900"} data-field={field}>
-            {mono && typeof value === "string" ? <CodeValue value={value} /> : value}
-          </dd>
-        </div>
-      ))}
-    </dl>
-  );
+  return <FactList facts={rows} testId="operator-document-facts" />;
 }
 
 /**
