@@ -7,6 +7,7 @@ import { sessionStoreDir } from "./e2e/session-store-scan";
 import { databaseDir } from "./e2e/database-scan";
 import { APP_SECRET, DEV_APP_SECRET } from "./e2e/secrets";
 import { deployUrls } from "./e2e/deploy/origins";
+import { SANDBOX_OPERATOR_EMAIL } from "./sandbox/users";
 import { UNLIMITED_BUDGETS } from "./scripts/lib/unlimited-budgets";
 
 
@@ -46,7 +47,7 @@ function slotServers(slot: number): WebServer[] {
     // The budgets are tested on servers of their own (e2e/documents/rate-limits.spec.ts) and in Vitest.
     ...UNLIMITED_BUDGETS,
     // The sandbox's operator (e2e/fixtures/users.ts): e2e/operators/ signs him in; everyone else is not one.
-    OPERATOR_EMAILS: "oscar@example.com",
+    OPERATOR_EMAILS: SANDBOX_OPERATOR_EMAIL,
   };
   return [
     {

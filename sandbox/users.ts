@@ -24,6 +24,9 @@ export interface User {
   subjectOnly?: true;
 }
 
+/** The sandbox's operator: the demo, `npm run dev` and the e2e apps name him in OPERATOR_EMAILS (docs/operators.md). */
+export const SANDBOX_OPERATOR_EMAIL = "oscar@example.com";
+
 const users: readonly User[] = [
   {
     id: "6f1c2b0e-4d0a-4a8e-9a51-1c7e3f0a2b11",
@@ -81,10 +84,10 @@ const users: readonly User[] = [
       createdAt: "2025-01-20T08:00:00.000Z",
     },
   },
-  // The e2e apps name him in OPERATOR_EMAILS (docs/operators.md): an operator is a user of the service like any other.
+  // An operator is a user of the service like any other: the app decides who is one (OPERATOR_EMAILS).
   {
     id: "e63f9c4a-7fa5-4db2-8c03-4b0e1f2d9a76",
-    email: "oscar@example.com",
+    email: SANDBOX_OPERATOR_EMAIL,
     password: "oscar-password",
     name: "Oscar Operator",
     role: "admin",

@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { SANDBOX_OPERATOR_EMAIL } from "../sandbox/users";
 import { ensureLocalAuthSecret } from "./lib/auth-secret";
 import { buildFingerprint } from "./lib/build-fingerprint";
 import { waitForHttp } from "./lib/child-process";
@@ -125,6 +126,8 @@ children.push(
     PORT: "3000",
     HOSTNAME: "127.0.0.1",
     LOG_FORMAT: "pretty",
+    // The sandbox's operator, so the demo shows the operator pages too (docs/operators.md); yours replaces him.
+    OPERATOR_EMAILS: process.env.OPERATOR_EMAILS || SANDBOX_OPERATOR_EMAIL,
   }),
 );
 await waitForHttp(`${APP_URL}/api/auth/providers`, 30_000);
@@ -136,6 +139,7 @@ console.log(`
   Sign in with one of the sandbox's users:
     alice@example.com / alice-password   (has a customer account)
     bob@example.com   / bob-password     (no customer account)
+    oscar@example.com / oscar-password   (an operator: ${APP_URL}/operator)
 
   Press Ctrl+C to stop.
 `);

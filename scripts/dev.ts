@@ -4,6 +4,7 @@
  * Ports: PORT (the app, 3000), SANDBOX_AUTH_PORT / SANDBOX_API_PORT / SANDBOX_BLOB_PORT (4000 / 4001 / 4002).
  */
 import { createRequire } from "node:module";
+import { SANDBOX_OPERATOR_EMAIL } from "../sandbox/users";
 import { ensureLocalAuthSecret } from "./lib/auth-secret";
 import { startProcess, waitForHttp, type RunningProcess } from "./lib/child-process";
 import { findTakenPort, portTakenMessage } from "./lib/port-check";
@@ -74,6 +75,8 @@ try {
     ESIGN_AUTH_URL: `http://localhost:${sandboxPorts.auth}`,
     ESIGN_API_URL: `http://127.0.0.1:${sandboxPorts.api}`,
     ESIGN_STORAGE_ORIGINS: `http://127.0.0.1:${sandboxPorts.blob}`,
+    // The sandbox's operator, so the operator pages can be worked on (docs/operators.md); yours replaces him.
+    OPERATOR_EMAILS: process.env.OPERATOR_EMAILS || SANDBOX_OPERATOR_EMAIL,
   });
   await waitForHttp(`${appUrl}/api/health`, 120_000, app.child);
 
@@ -82,6 +85,7 @@ try {
 
   Sign in as alice@example.com / alice-password (has a customer account)
           or bob@example.com / bob-password     (no customer account)
+          or oscar@example.com / oscar-password (an operator: ${appUrl}/operator)
 
   Press Ctrl+C to stop the app and the sandbox.
   `);
