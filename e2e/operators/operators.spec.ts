@@ -117,6 +117,8 @@ for (const language of Object.keys(LANGUAGES) as Language[]) {
 }
 
 test("anyone but an operator gets 404 for every operator page and route, and no trace of them in the header", async ({ page, newBrowser }) => {
+  // Four sign-ins and some forty page loads and requests: on one core (taskset -c 0) it outlasted the default 60 s.
+  test.setTimeout(180_000);
   await signIn(page, users.alice);
   const itemId = await createDocumentWithoutFile(page, uniqueName("operator-private"));
   // Real addresses, found by the operator: Alice's page and her document's.
