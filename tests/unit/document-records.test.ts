@@ -1,43 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { sql, type SQL } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type OpenDatabase } from "@/lib/db/client";
+import type { OpenDatabase } from "@/lib/db/client";
 import { documentEventInputSchema, type DocumentEventInput, type ImportedDocument } from "@/lib/documents/document-record-input";
 import { DOCUMENT_EVENTS_MAX, documentRecordsFor, type DocumentRecords, type ExportedDocument, type ExportedEvent } from "@/lib/documents/document-records";
-import { startPostgresServer, type RunningPostgres } from "../../scripts/lib/postgres-server";
+import { databaseBackends } from "../support/database-backends";
 
 // The same tests against both ways of running the database: PGlite in this process, and a real PostgreSQL (Debian's
 // package, 15 on bookworm) started by this file. PGlite runs PostgreSQL 18, so this also keeps the SQL to what 15 accepts.
 const POSTGRES_PORT = Number(process.env.TEST_POSTGRES_PORT ?? 4700);
 
-let postgres: RunningPostgres | undefined;
-const dirs: string[] = [];
-
-afterAll(async () => {
-  await postgres?.stop();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-const backends: Array<[string, () => Promise<OpenDatabase>]> = [
-  [
-    "PGlite",
-    async () => {
-      const dir = mkdtempSync(join(tmpdir(), "esign-db-test-"));
-      dirs.push(dir);
-      return openDatabase({ dir: join(dir, "db") });
-    },
-  ],
-  [
-    "PostgreSQL",
-    async () => {
-      postgres = await startPostgresServer(POSTGRES_PORT);
-      return openDatabase({ url: postgres.url, dir: "unused" });
-    },
-  ],
-];
+const backends = databaseBackends(POSTGRES_PORT, "esign-db-test-");
 
 const ctx = { requestId: "req-1", device: "Chrome 131 on macOS 15" };
 const newUser = () => `user-${randomUUID().slice(0, 8)}`;

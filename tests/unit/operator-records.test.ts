@@ -1,47 +1,20 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type OpenDatabase } from "@/lib/db/client";
+import type { OpenDatabase } from "@/lib/db/client";
 import type { DocumentEventInput } from "@/lib/documents/document-record-input";
 import { documentRecordsFor, type DocumentRecords } from "@/lib/documents/document-records";
 import { accessLogExportChunks, operatorExportChunks } from "@/lib/operators/operator-export";
 import { operatorRecordsFor, SEARCH_WINDOW, type OperatorRecords } from "@/lib/operators/operator-records";
 import { userRecordsFor, type UserRecords } from "@/lib/operators/user-records";
-import { startPostgresServer, type RunningPostgres } from "../../scripts/lib/postgres-server";
+import { databaseBackends } from "../support/database-backends";
 import { workerPort } from "../support/worker-port";
 
 // The operator's reads, the user records and the access log against both ways of running the database: PGlite in
 // this process and a real PostgreSQL 15 (Debian's, initdb'd with --locale=C.UTF-8) started by this file.
 const POSTGRES_PORT = workerPort(4706);
 
-let postgres: RunningPostgres | undefined;
-const dirs: string[] = [];
-
-afterAll(async () => {
-  await postgres?.stop();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-const backends: Array<[string, () => Promise<OpenDatabase>]> = [
-  [
-    "PGlite",
-    async () => {
-      const dir = mkdtempSync(join(tmpdir(), "esign-operator-test-"));
-      dirs.push(dir);
-      return openDatabase({ dir: join(dir, "db") });
-    },
-  ],
-  [
-    "PostgreSQL",
-    async () => {
-      postgres = await startPostgresServer(POSTGRES_PORT);
-      return openDatabase({ url: postgres.url, dir: "unused" });
-    },
-  ],
-];
+const backends = databaseBackends(POSTGRES_PORT, "esign-operator-test-");
 
 const ctx = { requestId: "req-op", device: "Firefox 133 on Windows 11" };
 const HOUR = 3_600_000;
