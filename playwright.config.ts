@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { defineConfig, devices, type PlaywrightTestConfig } from "@playwright/test";
-import { chromiumArgs, chromiumExecutablePath } from "./e2e/chromium-path";
+import { chromiumArgs, e2eChromiumExecutablePath } from "./e2e/chromium-path";
 import { ACCESS_TOKEN_TTL_SECONDS, slotPorts, slotUrls, urls, workerCount } from "./e2e/ports";
 import { SERVER_LOG_DIR } from "./e2e/server-log-scan";
 import { sessionStoreDir } from "./e2e/session-store-scan";
@@ -135,7 +135,7 @@ export default defineConfig({
     // record cost about a tenth of the suite's time on two cores (`--trace on` records them for a rerun).
     trace: { mode: "retain-on-failure", snapshots: false, screenshots: false },
     screenshot: "only-on-failure",
-    launchOptions: { executablePath: chromiumExecutablePath, args: chromiumArgs },
+    launchOptions: { executablePath: e2eChromiumExecutablePath, args: chromiumArgs },
   },
   projects: [...QUEUE, REST].map((project) => ({ ...project, use: { ...devices["Desktop Chrome"], ...("use" in project ? project.use : {}) } })),
   webServer: Array.from({ length: workerCount }, (_, slot) => slotServers(slot)).flat(),

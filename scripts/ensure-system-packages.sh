@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The tests start Chromium, redis-server, nginx, prometheus and PostgreSQL as child processes (and run promtool and
+# The tests start Chromium (its headless shell), redis-server, nginx, prometheus and PostgreSQL as child processes (and run promtool and
 # strace); the Japanese screenshots need a font with Japanese glyphs (fonts-noto-cjk). Run as root on a fresh Debian
 # machine, this installs whichever is missing; run as anyone else, it stops at once with the exact command to run.
 set -euo pipefail
@@ -7,9 +7,11 @@ set -euo pipefail
 missing=()
 have() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] || [ -x "/usr/bin/$1" ]; }
 
-# Playwright's own Chromium, where it could be downloaded, serves as well as Debian's.
-if ! have chromium && ! node -e 'const{chromium}=require("@playwright/test");process.exit(require("fs").existsSync(chromium.executablePath())?0:1)' 2>/dev/null; then
-  missing+=(chromium)
+# Playwright's own Chromium, where it could be downloaded, serves as well as Debian's: chromium for the smoke journey
+# and the benches, chromium-headless-shell for the e2e tests (e2e/chromium-path.ts).
+if ! node -e 'const{chromium}=require("@playwright/test");process.exit(require("fs").existsSync(chromium.executablePath())?0:1)' 2>/dev/null; then
+  have chromium || missing+=(chromium)
+  have chromium-headless-shell || missing+=(chromium-headless-shell)
 fi
 have redis-server || missing+=(redis-server)
 have nginx || missing+=(nginx)

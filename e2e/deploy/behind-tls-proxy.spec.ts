@@ -1,7 +1,7 @@
 import { createWriteStream, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { chromiumExecutablePath } from "../chromium-path";
+import { e2eChromiumExecutablePath } from "../chromium-path";
 import { test, expect } from "../fixtures/test";
 import { signIn, users } from "../fixtures/users";
 import { urls } from "../ports";
@@ -20,7 +20,7 @@ test.use({
   baseURL: deployUrls.publicTls,
   ignoreHTTPSErrors: true,
   launchOptions: {
-    executablePath: chromiumExecutablePath,
+    executablePath: e2eChromiumExecutablePath,
     args: ["--no-sandbox", "--disable-gpu", "--no-first-run", `--host-resolver-rules=MAP ${PUBLIC_HOST} 127.0.0.1`],
   },
 });

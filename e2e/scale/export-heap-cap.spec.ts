@@ -20,8 +20,8 @@ import { sessionStoreDir } from "../session-store-scan";
  * a batch read in one query and each CSV batch built as one string, full trails (1,000 events each, the cap:
  * 300,000 events) killed the server (heap out of memory) or cut the files; read in keyset batches and written in
  * ~64 Ki chunks, every file is complete, the server stays up and /api/health answers throughout.
- * In the suite each trail holds 150 events (45,000 in all: still far past a batch's 2,000, so the CSV reads each trail
- * in keyset batches), because full trails take the two tests ~5 minutes on 2 cores, half the suite's budget;
+ * In the suite each trail holds 40 events (12,000 in all: still six times one read's 2,000, so the CSV reads the
+ * trails in keyset batches), because full trails take the two tests ~5 minutes on 2 cores, half the suite's budget;
  * `E2E_EXPORT_TRAIL_EVENTS=1000` runs them at the cap (figures in docs/figures.md).
  */
 const PORTS = {
@@ -33,7 +33,7 @@ const PORTS = {
 };
 const SEEDED = 300;
 /** Each seeded trail's events: at most DOCUMENT_EVENTS_MAX (lib/documents/document-records.ts), the cap. */
-const EVENTS_PER_DOCUMENT = Math.min(1_000, Math.max(3, Number(process.env.E2E_EXPORT_TRAIL_EVENTS || 150)));
+const EVENTS_PER_DOCUMENT = Math.min(1_000, Math.max(3, Number(process.env.E2E_EXPORT_TRAIL_EVENTS || 40)));
 const CSV_HEADER = "item_id,file_id,subdocid,name,doctype,status,size,md5,created_at,removed_at,event_type,event_at,device,request_id,details";
 
 test.describe.configure({ mode: "serial" });
