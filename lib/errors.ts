@@ -147,7 +147,8 @@ export function validationError(error: ZodError): AppError {
   const add = (key: string, message: string) => named.set(key, [...(named.get(key) ?? []), message]);
   for (const issue of error.issues) {
     if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) add([...issue.path, key === "" ? '""' : key].join("."), issue.message);
+      // zod words one issue for all of an object's unknown keys; each key gets the sentence for itself.
+      for (const key of issue.keys) add([...issue.path, key === "" ? '""' : key].join("."), `Unrecognized key: ${JSON.stringify(key)}`);
       continue;
     }
     add(issue.path.join(".") || "_", issue.message);
