@@ -15,7 +15,9 @@ function useNowSeconds(): number | null {
 /**
  * When the access token expires, counting down live: the only part of the session panel that runs in the browser.
  * The server's render (and hydration) show the time itself, `formatted` by the server in the request's time zone,
- * so hydration builds no `Intl` formatter (docs/page-weight.md).
+ * so hydration builds no `Intl` formatter (docs/page-weight.md). The countdown that takes over right after it builds
+ * none either: its messages match `=1` exactly and print the number as it is (`{minutes}`, not `#`), where a
+ * `one` case and `#` built the page's first `Intl.PluralRules` and `Intl.NumberFormat` during the load.
  */
 export function TokenExpiry({ expiresAt, formatted }: { expiresAt: number | null; formatted: string | null }) {
   const t = useTranslations("token");
