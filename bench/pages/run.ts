@@ -27,6 +27,7 @@ import { runLighthouse } from "./lighthouse";
 import { signIn } from "./sign-in";
 import { allWithinGoals, compareWithBare, formatTable, median, summarizeRuns, type Pair, type PageResult } from "./table";
 import { envPort } from "../../scripts/lib/env-port";
+import { SANDBOX_OPERATOR_EMAIL } from "../../sandbox/users";
 
 const APP_PORT = envPort("BENCH_APP_PORT", 4250);
 const SANDBOX_PORTS = { authPort: envPort("BENCH_AUTH_PORT", 4251), apiPort: envPort("BENCH_API_PORT", 4252), blobPort: envPort("BENCH_BLOB_PORT", 4253) };
@@ -66,14 +67,17 @@ try {
     AUTH_URL: appUrl,
     // The run's one session goes to a throwaway store, not the checkout's .data/sessions.
     SESSION_STORE_DIR: sessionStoreDir,
+    // The sandbox's operator, for the operator pages.
+    OPERATOR_EMAILS: SANDBOX_OPERATOR_EMAIL,
   });
   try {
     const signedIn = await signIn(appUrl);
     for (const page of MEASURED_PAGES.filter((p) => !ONLY_PAGES || ONLY_PAGES.includes(p.route))) {
-      const url = `${appUrl}${page.path(signedIn.itemId)}`;
+      const url = `${appUrl}${page.path(signedIn)}`;
       for (const locale of LOCALES) {
         // The language as the menu stores it; a fresh Chrome has no time-zone cookie yet, as a first visit.
-        const cookie = [page.signedIn ? signedIn.cookie : "", `${LOCALE_COOKIE}=${locale}`].filter(Boolean).join("; ");
+        const session = page.as === "alice" ? signedIn.cookie : page.as === "operator" ? signedIn.operatorCookie : "";
+        const cookie = [session, `${LOCALE_COOKIE}=${locale}`].filter(Boolean).join("; ");
         const pairs: Pair[] = [];
         for (let i = 0; i < RUNS; i++) {
           const name = `${page.route.replace(/[^a-z]+/gi, "-").replace(/^-|-$/g, "") || "landing"}-${locale}-${i + 1}`;
@@ -116,6 +120,7 @@ Each figure: the median over the pairs of the page's ratio to (×) or difference
 in brackets the page's and the bare page's medians. main thread = Lighthouse's main-thread work (4× CPU slowdown);
 JS = JavaScript as transferred (gzip body + response headers); build JS = gzip size of the chunks the page's HTML
 loads, computed from .next without a browser. benchmarkIndex = Lighthouse's measure of the CPU (page / bare; lower =
-a slower or busier machine). / and /auth/error signed out; the others signed in as alice.
+a slower or busier machine). / and /auth/error signed out; /operator… signed in as the sandbox's operator; the others
+signed in as alice.
 Bare page's JS: ${bareJsMedian.toFixed(1)} KiB${Math.abs(bareJsMedian - BARE_JS_KIB) > 0.5 ? ` — NOT the ${BARE_JS_KIB} KiB in bench/pages/pages.ts (BARE_JS_KIB, which the page-weight e2e holds the pages to): update it` : ` (BARE_JS_KIB in bench/pages/pages.ts: ${BARE_JS_KIB})`}.
 ${allWithinGoals(results) ? "Every page within every goal." : "Some figure misses its goal (✗)."}${SAVE_DIR ? `\nReports and traces: ${SAVE_DIR}` : ""}`);
