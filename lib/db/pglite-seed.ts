@@ -24,7 +24,10 @@ export async function createPgliteSeed(startParams: string[]): Promise<Buffer> {
   }
 }
 
-/** The seed to start an empty data folder from, when this build has one (not under `next dev` or tests). */
+/**
+ * The seed to start an empty data folder from, when the working folder holds one from `npm run build` (`next dev`
+ * writes none). `npm test` builds before Vitest, so the unit tests' embedded databases start from it there too.
+ */
 export function readPgliteSeed(dataDir: string): Blob | undefined {
   if (existsSync(path.join(dataDir, "PG_VERSION")) || !existsSync(PGLITE_SEED_FILE)) return undefined;
   return new Blob([readFileSync(PGLITE_SEED_FILE)]);
