@@ -17,12 +17,14 @@ export const sandboxEnv = {
 /**
  * A standalone app instance whose output lands in .e2e-logs/, where the global teardown scans it. Its embedded
  * session store is a folder of its own by port (one server per folder; the teardown scans them all) unless `env`
- * names one.
+ * names one. It stops without a readiness delay unless `env` sets one.
  */
 export function startStandaloneApp(options: { dir: string; port: number; name: string; env: Record<string, string> }): Promise<StandaloneApp> {
   return start({
     ...options,
-    env: { SESSION_STORE_DIR: sessionStoreDir(options.port), ...options.env },
+    // No load balancer watches these instances' readiness, so a stop need not wait the 5 s one would need to notice
+    // (e2e/deploy/graceful-shutdown.spec.ts sets its own delay).
+    env: { SESSION_STORE_DIR: sessionStoreDir(options.port), SHUTDOWN_READINESS_DELAY_MS: "0", ...options.env },
     logFile: path.join(SERVER_LOG_DIR, `${options.name}.log`),
   });
 }

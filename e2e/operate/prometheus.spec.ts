@@ -37,7 +37,8 @@ async function startInstance(name: "A" | "B", appPort: number, metricsPort: numb
     authSecret: AUTH_SECRET,
     serverActionsKey: SERVER_ACTIONS_KEY,
     redisUrl: redis.url,
-    env: { METRICS_PORT: String(metricsPort) },
+    // Stopped at the end without a balancer to notice its readiness.
+    env: { METRICS_PORT: String(metricsPort), SHUTDOWN_READINESS_DELAY_MS: "0" },
   });
   return { name, url: proc.url, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`, proc };
 }

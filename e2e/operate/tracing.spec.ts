@@ -73,6 +73,8 @@ test.beforeAll(async ({ browser }: { browser: Browser }) => {
       OTEL_BSP_SCHEDULE_DELAY: "200",
       OTEL_SERVICE_NAME: "esign-partner-e2e",
       SESSION_STORE_DIR: sessionStoreDir(PORTS.appA),
+      // Stopped at the end without a balancer to notice its readiness.
+      SHUTDOWN_READINESS_DELAY_MS: "0",
     },
   });
   context = await browser.newContext({ baseURL: app.url });
