@@ -23,7 +23,7 @@
  * BENCH_DOCUMENTS_PORT_BASE moves them all (e.g. 8210 → 8213–8218) on a machine where others use these.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -209,9 +209,27 @@ async function onDatabase<T>(options: { url?: string; dir: string }, work: (exec
 
 type HeavyFigures = { seconds: number; idleRss: number; peakRss: number; healthMaxMs: number; errors: number; mib: number };
 
-/** 6 exports at once (3 CSV, 3 JSON) while /api/health is asked every 100 ms; RSS sampled every 20 ms. */
+/**
+ * Resets the process's peak RSS (VmHWM) to its RSS now (`/proc/<pid>/clear_refs` ← 5, Linux ≥ 4.0), so that VmHWM
+ * read later is the peak since this call, every page counted, where sampling every 20 ms could miss a short one.
+ * False where the kernel or permissions refuse it.
+ */
+function resetPeakRss(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * 6 exports at once (3 CSV, 3 JSON) while /api/health is asked every 100 ms; RSS sampled every 20 ms, and the
+ * kernel's own peak (VmHWM, reset just before) where it can be reset: the peak printed is the larger of the two.
+ */
 async function measureHeavyExports(pid: number, cookie: string): Promise<HeavyFigures> {
   const idleRss = procStatusMiB(pid, "VmRSS");
+  const hwmReset = resetPeakRss(pid);
   let peakRss = idleRss;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, procStatusMiB(pid, "VmRSS"))), 20);
   let exporting = true;
@@ -230,9 +248,15 @@ async function measureHeavyExports(pid: number, cookie: string): Promise<HeavyFi
   exporting = false;
   await health;
   clearInterval(sampler);
+  const sampledPeak = peakRss;
+  const kernelPeak = hwmReset ? procStatusMiB(pid, "VmHWM") : 0;
+  peakRss = Math.max(sampledPeak, kernelPeak);
   const errors = runs.filter((r) => !r.ok).length;
   const mib = runs.reduce((sum, r) => sum + r.bytes, 0) / 1024 / 1024;
-  console.log(`  6 exports at once of full trails: ${seconds.toFixed(1)} s, ${mib.toFixed(0)} MiB in all, RSS idle ${idleRss.toFixed(0)} MiB, peak ${peakRss.toFixed(0)} MiB, /api/health max ${healthMaxMs.toFixed(0)} ms${errors ? `, ${errors} errors` : ""}`);
+  console.log(
+    `  6 exports at once of full trails: ${seconds.toFixed(1)} s, ${mib.toFixed(0)} MiB in all, RSS idle ${idleRss.toFixed(0)} MiB, peak ${peakRss.toFixed(0)} MiB ` +
+      `(sampled every 20 ms ${sampledPeak.toFixed(0)} MiB, ${hwmReset ? `VmHWM since the start ${kernelPeak.toFixed(0)} MiB` : "VmHWM could not be reset"}), /api/health max ${healthMaxMs.toFixed(0)} ms${errors ? `, ${errors} errors` : ""}`,
+  );
   return { seconds, idleRss, peakRss, healthMaxMs, errors, mib };
 }
 
@@ -450,7 +474,7 @@ console.log(`\nThe same user after ${HEAVY_DOCUMENTS} of the documents got full 
 console.log("| figure | " + heavyResults.map((r) => r.name).join(" | ") + " |");
 console.log("|---|" + heavyResults.map(() => "---|").join(""));
 console.log("| time for all six, bytes in all | " + heavyResults.map((r) => `${r.seconds.toFixed(1)} s, ${r.mib.toFixed(0)} MiB${r.errors ? `, ${r.errors} errors` : ""}`).join(" | ") + " |");
-console.log("| RSS idle → peak | " + heavyResults.map((r) => `${r.idleRss.toFixed(0)} → ${r.peakRss.toFixed(0)} MiB (${ratio(r.peakRss, r.idleRss)})`).join(" | ") + " |");
+console.log("| RSS idle → peak (the larger of 20 ms samples and VmHWM reset at the start) | " + heavyResults.map((r) => `${r.idleRss.toFixed(0)} → ${r.peakRss.toFixed(0)} MiB (${ratio(r.peakRss, r.idleRss)})`).join(" | ") + " |");
 console.log("| slowest /api/health meanwhile (goal ≤ 2 s) | " + heavyResults.map((r) => `${r.healthMaxMs.toFixed(0)} ms`).join(" | ") + " |");
 console.log("\nFirst start (to /api/health 200):");
 const pgStart = firstStarts.find((s) => s.name === "PostgreSQL");

@@ -6,6 +6,7 @@ import { configuredDatabaseKind, getDatabase, type Database, type DatabaseKind, 
 import { DatabaseQueryError, DatabaseUnavailableError, describeDatabaseFailure, isDatabaseUnavailable, sqlstateOf } from "@/lib/db/database-errors";
 import { documentEvents, documents, type DocumentEventType, type DocumentStatus } from "@/lib/db/schema";
 import { documentIdSchema, isStorableTime, type CreatedDocumentFacts, type DocumentEventInput, type DocumentListQuery, type ImportedDocument } from "@/lib/documents/document-record-input";
+import { exportQueryGate } from "@/lib/documents/export-slots";
 import { AppError, eventLimitError } from "@/lib/errors";
 import { recordDatabaseOperation, type DatabaseOperation } from "@/lib/metrics/database";
 
@@ -221,6 +222,20 @@ export function documentRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
     }
   }
 
+  /**
+   * One export batch query, through this process's export query gate (lib/documents/export-slots.ts): across users,
+   * one at a time on PGlite with a turn of the event loop after each, two on PostgreSQL.
+   */
+  async function runExport<T>(work: (db: Database) => Promise<T>): Promise<T> {
+    const kind = await open().then(
+      (opened) => opened.kind,
+      () => undefined,
+    );
+    // A database that does not open: run() reports it as every other operation does.
+    if (!kind) return run("export", work);
+    return exportQueryGate(kind).run(() => run("export", work));
+  }
+
   /** Inserts the document (unless on record) and its "created" event; resolves whether that event is new. */
   async function insertCreated(db: Database, userKey: string, itemId: string, facts: CreatedDocumentFacts, createdAt: Date, event: { eventId: string; ctx: RecordContext }): Promise<boolean> {
     await db
@@ -429,7 +444,7 @@ export function documentRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
     async *exportDocumentBatches(userKey: string, batchSize: number): AsyncGenerator<ExportedDocument[]> {
       let after: { at: string; itemId: string } | undefined;
       for (;;) {
-        const rows = await run("export", (db) =>
+        const rows = await runExport((db) =>
           db
             .select({ row: documents, cursorAt: sql<string>`${documents.createdAt}::text` })
             .from(documents)
@@ -452,7 +467,7 @@ export function documentRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
     async *exportEventBatches(userKey: string, batchSize: number): AsyncGenerator<ExportedEvent[]> {
       let after: { itemId: string; at: string; id: number } | undefined;
       for (;;) {
-        const rows = await run("export", (db) =>
+        const rows = await runExport((db) =>
           db
             .select({ row: documentEvents, cursorAt: sql<string>`${documentEvents.at}::text` })
             .from(documentEvents)
@@ -480,11 +495,15 @@ export function documentRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
      */
     exportEventsOf(userKey: string, itemIds: readonly string[], limit: number): Promise<ExportedEvent[] | null> {
       if (itemIds.length === 0) return Promise.resolve([]);
-      return run("export", async (db) => {
+      const inBatch = and(eq(documentEvents.userKey, userKey), inArray(documentEvents.itemId, [...itemIds]));
+      return runExport(async (db) => {
+        // Counted first (index only, no row leaves the database): trails past the limit are never read here at all.
+        const [counted] = await db.select({ n: sql<number>`count(*)::int` }).from(db.select({ one: sql`1` }).from(documentEvents).where(inBatch).limit(limit + 1).as("c"));
+        if ((counted?.n ?? 0) > limit) return null;
         const rows = await db
           .select()
           .from(documentEvents)
-          .where(and(eq(documentEvents.userKey, userKey), inArray(documentEvents.itemId, [...itemIds])))
+          .where(inBatch)
           .orderBy(asc(documentEvents.itemId), asc(documentEvents.at), asc(documentEvents.id))
           .limit(limit + 1);
         return rows.length > limit ? null : rows.map(toExportedEvent);
@@ -495,7 +514,7 @@ export function documentRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
     async *exportTrailBatches(userKey: string, itemId: string, batchSize: number): AsyncGenerator<ExportedEvent[]> {
       let after: { at: string; id: number } | undefined;
       for (;;) {
-        const rows = await run("export", (db) =>
+        const rows = await runExport((db) =>
           db
             .select({ row: documentEvents, cursorAt: sql<string>`${documentEvents.at}::text` })
             .from(documentEvents)

@@ -10,6 +10,16 @@ export const EXPORT_BATCH_SIZE = 500;
  */
 export const EXPORT_BATCH_EVENTS_MAX = 2_000;
 
+/**
+ * The batch sizes by kind of database. PGlite runs each query on the event loop (WASM): it reads 100 rows a query
+ * (at most 400 events for a CSV batch's trails), so each query holds the event loop for a fifth of PostgreSQL's
+ * batch, and other requests are answered between two of them (with the export query gate, lib/documents/export-slots.ts).
+ */
+export const EXPORT_BATCH_SIZES = {
+  postgres: { batchSize: EXPORT_BATCH_SIZE, batchEventsMax: EXPORT_BATCH_EVENTS_MAX },
+  pglite: { batchSize: 100, batchEventsMax: 400 },
+} as const;
+
 /** Text is handed to the response in pieces of about this many UTF-16 units: rows are joined up to it, never a whole batch. */
 export const EXPORT_CHUNK_CHARS = 64 * 1024;
 

@@ -67,3 +67,62 @@ export function createExportSlots(perUser = EXPORTS_PER_USER) {
 
 /** This process's export slots. */
 export const exportSlots = createExportSlots();
+
+/**
+ * How many export batch queries run at once in this process, across users: PGlite runs every query on the event
+ * loop itself (WASM), so one at a time, with a turn of the event loop after each (other requests, /api/health
+ * among them, are answered between two batches instead of after a run of them); PostgreSQL works in its own
+ * processes, so two.
+ */
+export const EXPORT_QUERIES_AT_ONCE = { pglite: 1, postgres: 2 } as const;
+
+/**
+ * A FIFO gate for export batch queries: `run` waits for one of `size` places, runs the query, and gives the place
+ * up only after a turn of the event loop (setImmediate), so the next export query starts no earlier than the
+ * next turn and the I/O that arrived meanwhile is served first. Queued, never refused.
+ */
+export function createExportQueryGate(size: () => number) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const release = () => {
+    running -= 1;
+    const next = waiting.shift();
+    if (next) {
+      running += 1;
+      next();
+    }
+  };
+  return {
+    async run<T>(work: () => Promise<T>): Promise<T> {
+      if (running < size()) running += 1;
+      else await new Promise<void>((resolve) => waiting.push(resolve));
+      try {
+        return await work();
+      } finally {
+        setImmediate(release);
+      }
+    },
+    /** Queries running and waiting now (for tests). */
+    count(): { running: number; waiting: number } {
+      return { running, waiting: waiting.length };
+    },
+  };
+}
+
+type ExportQueryGate = ReturnType<typeof createExportQueryGate>;
+
+/**
+ * This process's export query gate for a kind of database. On globalThis: Next's production build loads a module
+ * more than once, and the bound holds only if every route shares one gate.
+ */
+export function exportQueryGate(kind: keyof typeof EXPORT_QUERIES_AT_ONCE): ExportQueryGate {
+  const key = Symbol.for("esign.exportQueryGates");
+  const store = globalThis as unknown as Record<symbol, Map<string, ExportQueryGate> | undefined>;
+  const gates = (store[key] ??= new Map());
+  let gate = gates.get(kind);
+  if (!gate) {
+    gate = createExportQueryGate(() => EXPORT_QUERIES_AT_ONCE[kind]);
+    gates.set(kind, gate);
+  }
+  return gate;
+}

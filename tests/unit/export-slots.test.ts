@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createExportSlots, EXPORTS_PER_USER } from "@/lib/documents/export-slots";
+import { createExportQueryGate, createExportSlots, EXPORTS_PER_USER } from "@/lib/documents/export-slots";
 
 const settled = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -50,5 +50,52 @@ describe("export slots per user", () => {
     expect(await next).toEqual(expect.any(Function));
     expect(slots.count("alice")).toEqual({ running: 1, waiting: 0 });
     expect(await slots.acquire("alice", AbortSignal.abort())).toBeNull();
+  });
+});
+
+describe("export query gate across users", () => {
+  it("runs one query at a time in order when its size is one, and starts the next only after a turn of the event loop", async () => {
+    const gate = createExportQueryGate(() => 1);
+    const order: string[] = [];
+    let immediateRan = false;
+    const query = (name: string) =>
+      gate.run(async () => {
+        order.push(`start ${name}`);
+        await Promise.resolve();
+        order.push(`end ${name}`);
+        return name;
+      });
+    const all = Promise.all([query("a"), query("b"), query("c")]);
+    // I/O and timers scheduled now run before b starts: a's place is given up only on the next turn.
+    setImmediate(() => {
+      immediateRan = true;
+      order.push("other work");
+    });
+    expect(gate.count()).toEqual({ running: 1, waiting: 2 });
+    expect(await all).toEqual(["a", "b", "c"]);
+    expect(immediateRan).toBe(true);
+    expect(order).toEqual(["start a", "end a", "other work", "start b", "end b", "start c", "end c"]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(gate.count()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it("runs two at once when its size is two, and gives the place up after a failed query too", async () => {
+    const gate = createExportQueryGate(() => 2);
+    let active = 0;
+    let most = 0;
+    const query = (fail: boolean) =>
+      gate.run(async () => {
+        active += 1;
+        most = Math.max(most, active);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        active -= 1;
+        if (fail) throw new Error("query failed");
+        return true;
+      });
+    const results = await Promise.allSettled([query(true), query(false), query(false), query(true), query(false)]);
+    expect(results.map((r) => r.status)).toEqual(["rejected", "fulfilled", "fulfilled", "rejected", "fulfilled"]);
+    expect(most).toBe(2);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(gate.count()).toEqual({ running: 0, waiting: 0 });
   });
 });

@@ -181,6 +181,36 @@ describe.each(backends)("operator records on %s", (_name, open) => {
     expect(own.nextCursor).not.toBeNull();
   });
 
+  it("finds a query that repeats a pair only in names holding that pair as often, through the counted pairs of the gram index", async () => {
+    // 99999 holds the pair 99 four times (overlapping); the index counts each name's pairs the same way (99, 99#2, …).
+    const grams = async (text: string, fn: "document_name_grams" | "document_name_query_grams") =>
+      ((await database.db.execute(sql`select ${sql.raw(fn)}(${text}) as g`)) as unknown as { rows: { g: string[] }[] }).rows[0]!.g.slice().sort();
+    expect(await grams("99999", "document_name_query_grams")).toEqual(["99", "99#2", "99#3", "99#4"]);
+    expect(await grams("Ref 9999", "document_name_grams")).toEqual([" ", " 9", "9", "99", "99#2", "99#3", "e", "ef", "f", "f ", "r", "re"]);
+    const user = `repeat-${randomUUID().slice(0, 8)}`;
+    const names = ["Ref 99999", "Ref 9999", "Ref 99 99 99 99", "ああああ", "ああ"];
+    const idOf = new Map<string, string>();
+    for (const [i, name] of names.entries()) {
+      const itemId = randomUUID();
+      idOf.set(itemId, name);
+      await documents.recordEvents(user, itemId, [created(new Date(Date.UTC(2026, 11, 1, 0, i)), name)], ctx);
+    }
+    // Newer than all of them: more than the search window, none matching, so each search goes to the index.
+    await database.db.execute(sql`
+      insert into documents (user_key, item_id, file_id, subdocid, name, doctype, status, created_at, updated_at)
+      select ${user}, md5(${user} || g)::uuid::text, md5('f' || g)::uuid::text, 0, 'Filler ' || g, 'contract', 'created',
+             timestamptz '2026-12-02' + g * interval '1 second', timestamptz '2026-12-02'
+      from generate_series(1, ${SEARCH_WINDOW + 100}) g`);
+    const found = async (q: string) => (await operator.searchOperator(q, { limit: 50 })).documents.filter((d) => d.userKey === user).map((d) => idOf.get(d.itemId));
+    expect(await found("99999")).toEqual(["Ref 99999"]);
+    expect(await found("9999")).toEqual(["Ref 9999", "Ref 99999"]);
+    expect(await found("99 99")).toEqual(["Ref 99 99 99 99"]);
+    expect(await found("あああ")).toEqual(["ああああ"]);
+    expect(await found("ああ")).toEqual(["ああ", "ああああ"]);
+    // The user's own list search reads the same index.
+    expect((await documents.listDocuments(user, { q: "99999", limit: 5 })).documents.map((d) => d.name)).toEqual(["Ref 99999"]);
+  });
+
   it("shows a user's documents and a document's full trail, with device and request ids", async () => {
     const page = await operator.getOperatorUser(bob);
     expect(page?.user?.email).toBe("bob@example.com");

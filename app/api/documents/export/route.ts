@@ -1,9 +1,10 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
+import { configuredDatabaseKind } from "@/lib/db/client";
 import { describeDatabaseError } from "@/lib/db/database-errors";
 import { documentRecords } from "@/lib/documents/document-records";
 import { withDocumentRecords } from "@/lib/documents/document-route-errors";
-import { documentsExportCsv, documentsExportJson, exportByteStream, exportFileName } from "@/lib/documents/documents-export";
+import { documentsExportCsv, documentsExportJson, EXPORT_BATCH_SIZES, exportByteStream, exportFileName } from "@/lib/documents/documents-export";
 import { exportSlots } from "@/lib/documents/export-slots";
 import { requireDocumentUser } from "@/lib/documents/request-user";
 import { TIME_ZONE_COOKIE } from "@/lib/i18n/locales";
@@ -20,7 +21,7 @@ const formatSchema = z.enum(["csv", "json"], { error: "format must be csv or jso
 /**
  * Downloads everything kept about the user's documents, removed ones included, with their audit trails:
  * `?format=csv` (one row per event, with a UTF-8 byte-order mark) or `?format=json`. Streamed in keyset batches
- * (lib/documents/documents-export.ts), named by the user's own date. At most EXPORTS_PER_USER of one user's exports
+ * sized for the kind of database (EXPORT_BATCH_SIZES, lib/documents/documents-export.ts), named by the user's own date. At most EXPORTS_PER_USER of one user's exports
  * run at once in this process (lib/documents/export-slots.ts); the rest wait in line.
  */
 export const GET = withErrorHandling(async (req) => {
@@ -33,7 +34,8 @@ export const GET = withErrorHandling(async (req) => {
   if (!release) return new NextResponse(null, { status: 204 });
   const now = new Date();
   const requestId = currentRequestId();
-  const chunks = format === "csv" ? documentsExportCsv(documentRecords, userKey) : documentsExportJson(documentRecords, userKey, now);
+  const { batchSize, batchEventsMax } = EXPORT_BATCH_SIZES[configuredDatabaseKind()];
+  const chunks = format === "csv" ? documentsExportCsv(documentRecords, userKey, batchSize, batchEventsMax) : documentsExportJson(documentRecords, userKey, now, batchSize);
   const body = await withDocumentRecords(() =>
     exportByteStream(
       chunks,
