@@ -21,7 +21,7 @@ import { sessionStoreDir } from "../session-store-scan";
  * a batch read in one query and each CSV batch built as one string, full trails (1,000 events each, the cap:
  * 300,000 events) killed the server (heap out of memory) or cut the files; read in keyset batches and written in
  * ~64 Ki chunks, every file is complete, the server stays up and /api/health answers throughout.
- * In the suite each trail holds 40 events (12,000 in all: still six times one read's 2,000, so the CSV reads the
+ * In the suite each trail holds 40 events (12,000 in all: still far more than one read's 2,000 (400 on PGlite), so the CSV reads the
  * trails in keyset batches), because full trails take the two tests ~5 minutes on 2 cores, half the suite's budget;
  * `E2E_EXPORT_TRAIL_EVENTS=1000` runs them at the cap (figures in docs/figures.md).
  */
