@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 
-/** Runs one statement and resolves its rows. */
+/** Runs one statement and resolves its rows, on one connection (a session setting holds for the next statement). */
 export type Execute = (statement: SQL) => Promise<Record<string, unknown>[]>;
 
 /**
@@ -22,7 +22,13 @@ export async function exportPlans(userKey: string, execute: Execute): Promise<st
         and (at, id) > (${inTrail!.at}::timestamptz, ${inTrail!.id}) order by at, id limit 500`,
   ];
   const out: string[] = [];
-  for (const plan of plans) out.push((await execute(plan)).map((r) => Object.values(r)[0]).join("\n"));
+  for (const [i, plan] of plans.entries()) {
+    // The repository reads the documents' batches with sorts off (set local, in the batch's transaction); `execute`
+    // is one connection, so a session setting around the statement is the same.
+    if (i === 0) await execute(sql`set enable_sort = off`);
+    out.push((await execute(plan)).map((r) => Object.values(r)[0]).join("\n"));
+    if (i === 0) await execute(sql`reset enable_sort`);
+  }
   return out;
 }
 

@@ -56,8 +56,9 @@ async function startInstance(name: "A" | "B", appPort: number, authSecret = AUTH
     requestTimeoutMs: REQUEST_TIMEOUT_MS,
     // Every budget out of reach: the rotation test keeps one user's account requests coming every 50 ms for over a
     // minute, past the default "account" budget (300 per 10 minutes) on purpose. Budgets have specs of their own.
-    // No readiness delay: the test's own balancer moves traffic off an instance before it stops it.
-    env: { ...UNLIMITED_BUDGETS, SHUTDOWN_READINESS_DELAY_MS: "0" },
+    // The default readiness delay stays: the rotation test's balancer may have sent a request an instant before it
+    // stops an instance, which the delay lets finish (with none, that request met a closed socket).
+    env: UNLIMITED_BUDGETS,
     log: (line) => logs.push(line),
   });
   return { name, url: proc.url, logs, proc };

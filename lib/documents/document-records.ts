@@ -445,14 +445,19 @@ export function documentRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
       let after: { at: string; itemId: string } | undefined;
       for (;;) {
         const rows = await runExport((db) =>
-          db
-            .select({ row: documents, cursorAt: sql<string>`${documents.createdAt}::text` })
-            .from(documents)
-            .where(and(eq(documents.userKey, userKey), after ? sql`(${documents.createdAt}, ${documents.itemId}) < (${after.at}::timestamptz, ${after.itemId})` : undefined))
+          db.transaction(async (txn) => {
             // documents_export_idx's order (removed rows included): each batch reads its rows from the index, never
-            // re-sorting the user's documents.
-            .orderBy(sql`${documents.createdAt} desc nulls last`, sql`${documents.itemId} desc nulls last`)
-            .limit(batchSize),
+            // re-sorting the user's documents. Without sorts to choose from: where the user's documents are the
+            // oldest in the table, both databases misjudged a 500-row batch and read it through documents_created_idx,
+            // then sorted every document of the user's still to come (52 ms against 0.7 ms on PGlite, 9,500 left).
+            await txn.execute(sql`set local enable_sort = off`);
+            return txn
+              .select({ row: documents, cursorAt: sql<string>`${documents.createdAt}::text` })
+              .from(documents)
+              .where(and(eq(documents.userKey, userKey), after ? sql`(${documents.createdAt}, ${documents.itemId}) < (${after.at}::timestamptz, ${after.itemId})` : undefined))
+              .orderBy(sql`${documents.createdAt} desc nulls last`, sql`${documents.itemId} desc nulls last`)
+              .limit(batchSize);
+          }),
         );
         if (rows.length > 0) yield rows.map(({ row }) => ({ ...toDocumentRecord(row), removedAt: row.removedAt?.toISOString() ?? null }));
         const last = rows.at(-1);
