@@ -1,5 +1,5 @@
 import path from "node:path";
-import { startProcess, waitForHttp, waitForPort, type RunningProcess } from "./child-process";
+import { assertPortFree, startProcess, waitForHttp, waitForPort, type RunningProcess } from "./child-process";
 import { embeddedDatabaseDir } from "./standalone-app";
 
 /** Where one sandbox listens; the app reaches auth as `localhost` (redirects), API and blob on 127.0.0.1. */
@@ -58,6 +58,7 @@ export type AppInstanceOptions = {
 
 /** One standalone server of the production build (made beforehand by `npm run build`), in its own process group. */
 export async function startAppInstance(options: AppInstanceOptions): Promise<RunningProcess & { url: string }> {
+  await assertPortFree(options.port);
   const heapCap = options.heapCapMiB ? [`--max-old-space-size=${options.heapCapMiB}`] : [];
   const running = startProcess(`app:${options.port}`, process.execPath, [...heapCap, path.resolve(".next/standalone/server.js")], {
     log: options.log,

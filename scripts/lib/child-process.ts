@@ -39,6 +39,20 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
+/**
+ * Rejects when something already accepts connections on 127.0.0.1:port. A server started there could not listen, and
+ * a readiness check would be answered by the stranger: a process left over from an earlier, interrupted run once
+ * answered every request for one of two instances with 401, which looked like a session bug.
+ */
+export async function assertPortFree(port: number): Promise<void> {
+  const taken = await new Promise<boolean>((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port });
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("error", () => resolve(false));
+  });
+  if (taken) throw new Error(`port ${port} on 127.0.0.1 is already taken by another process (one left from an earlier run?): stop it, or choose another port`);
+}
+
 /** Resolves once something accepts TCP connections on 127.0.0.1:port; rejects after `timeoutMs`. */
 export async function waitForPort(port: number, timeoutMs: number, child?: ChildProcess): Promise<void> {
   const deadline = Date.now() + timeoutMs;

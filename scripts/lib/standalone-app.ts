@@ -1,7 +1,7 @@
 import { createWriteStream } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { startProcess, waitForHttp, type RunningProcess } from "./child-process";
+import { assertPortFree, startProcess, waitForHttp, type RunningProcess } from "./child-process";
 
 export type StandaloneApp = RunningProcess & { url: string; logFile: string; exitCode(): Promise<number | null> };
 
@@ -19,6 +19,7 @@ export function embeddedDatabaseDir(port: number): string {
  * (a JSON line split across pipe chunks stays one line). Resolves once /api/health answers.
  */
 export async function startStandaloneApp(options: { dir: string; port: number; name: string; logFile: string; env: Record<string, string> }): Promise<StandaloneApp> {
+  await assertPortFree(options.port);
   const log = createWriteStream(options.logFile, { flags: "a" });
   const dir = path.resolve(options.dir);
   const running = startProcess(options.name, process.execPath, [path.join(dir, "server.js")], {
