@@ -39,18 +39,22 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
+/** Whether something accepts a TCP connection on 127.0.0.1:port right now. */
+function acceptsConnections(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port });
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("error", () => resolve(false));
+  });
+}
+
 /**
  * Rejects when something already accepts connections on 127.0.0.1:port. A server started there could not listen, and
  * a readiness check would be answered by the stranger: a process left over from an earlier, interrupted run once
  * answered every request for one of two instances with 401, which looked like a session bug.
  */
 export async function assertPortFree(port: number): Promise<void> {
-  const taken = await new Promise<boolean>((resolve) => {
-    const socket = connect({ host: "127.0.0.1", port });
-    socket.once("connect", () => (socket.destroy(), resolve(true)));
-    socket.once("error", () => resolve(false));
-  });
-  if (taken) throw new Error(`port ${port} on 127.0.0.1 is already taken by another process (one left from an earlier run?): stop it, or choose another port`);
+  if (await acceptsConnections(port)) throw new Error(`port ${port} on 127.0.0.1 is already taken by another process (one left from an earlier run?): stop it, or choose another port`);
 }
 
 /** Resolves once something accepts TCP connections on 127.0.0.1:port; rejects after `timeoutMs`. */
@@ -58,12 +62,7 @@ export async function waitForPort(port: number, timeoutMs: number, child?: Child
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child && child.exitCode !== null) throw new Error(`the process for port ${port} exited with ${child.exitCode} before listening`);
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect({ host: "127.0.0.1", port });
-      socket.once("connect", () => (socket.destroy(), resolve(true)));
-      socket.once("error", () => resolve(false));
-    });
-    if (open) return;
+    if (await acceptsConnections(port)) return;
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`nothing listened on 127.0.0.1:${port} within ${timeoutMs} ms`);
