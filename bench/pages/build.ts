@@ -3,7 +3,7 @@ import { existsSync, statSync } from "node:fs";
 
 const BUILD_ID = ".next/BUILD_ID";
 // What the client and server bundles are made of; a newer file than the build means the build is stale.
-const SOURCES = ["app", "components", "lib", "auth.ts", "proxy.ts", "instrumentation.ts", "next.config.mjs", "package-lock.json"];
+const SOURCES = ["app", "components", "lib", "messages", "public", "auth.ts", "proxy.ts", "instrumentation.ts", "next.config.mjs", "package-lock.json"];
 
 function newestSourceMtime(): number {
   const listed = spawnSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", ...SOURCES], { encoding: "utf8" });

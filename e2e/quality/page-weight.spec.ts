@@ -11,7 +11,10 @@ import { LOCALE_COOKIE } from "../../lib/i18n/locales";
  * when it no longer matches). Bytes, not timings: the same on a busy machine. The bench measures the timings.
  */
 
-/** Loads `path` in a fresh context (empty cache) and sums the scripts it fetched until the network went quiet. */
+/**
+ * Loads `path` in a fresh context (empty cache) and sums the scripts it fetched until the network went quiet. A first
+ * visit also creates no IndexedDB database: the upload resume list and the report outbox look before they open one.
+ */
 async function scriptKiB(context: BrowserContext, path: string, locale: string) {
   const page = await context.newPage();
   const scripts: Request[] = [];
@@ -23,8 +26,9 @@ async function scriptKiB(context: BrowserContext, path: string, locale: string) 
   // The page is really in the language measured (the cookie took effect).
   await expect(page.locator("html")).toHaveAttribute("lang", locale);
   const sizes = await Promise.all(scripts.map((req) => req.sizes()));
+  const databases = await page.evaluate(async () => (await indexedDB.databases()).map((db) => db.name));
   await page.close();
-  return { count: scripts.length, kib: sizes.reduce((sum, s) => sum + s.responseBodySize + s.responseHeadersSize, 0) / 1024 };
+  return { count: scripts.length, kib: sizes.reduce((sum, s) => sum + s.responseBodySize + s.responseHeadersSize, 0) / 1024, databases };
 }
 
 test(`every page loads at most ${JS_OVER_BARE_KIB} KiB more JavaScript than a bare Next.js page (gzip, as transferred) in English and Japanese`, async ({ page, context, newBrowser, baseURL }) => {
@@ -46,7 +50,8 @@ test(`every page loads at most ${JS_OVER_BARE_KIB} KiB more JavaScript than a ba
       // A fresh context per page: nothing cached from the page before, as a first visit.
       const fresh = await newBrowser();
       await fresh.addCookies([...(target.as === "alice" ? sessionCookies : []), { name: LOCALE_COOKIE, value: locale, url: baseURL! }]);
-      const { count, kib } = await scriptKiB(fresh, target.path({ itemId: created.itemId, aliceEmail: users.alice.email, operatorDocumentPath: "" }), locale);
+      const { count, kib, databases } = await scriptKiB(fresh, target.path({ itemId: created.itemId, aliceEmail: users.alice.email, operatorDocumentPath: "" }), locale);
+      expect.soft(databases, `${target.route} ${locale}: IndexedDB databases a first visit created`).toEqual([]);
       const overBare = kib - BARE_JS_KIB;
       measured.push(`${target.route} ${locale}: ${kib.toFixed(1)} KiB in ${count} scripts (bare page ${overBare >= 0 ? "+" : ""}${overBare.toFixed(1)})`);
       expect(count, `${target.route} ${locale} loads scripts`).toBeGreaterThan(0);
@@ -85,7 +90,8 @@ test(`every operator page loads at most ${JS_OVER_BARE_KIB} KiB more JavaScript 
     for (const [route, path] of pages) {
       const fresh = await newBrowser();
       await fresh.addCookies([...sessionCookies, { name: LOCALE_COOKIE, value: locale, url: baseURL! }]);
-      const { count, kib } = await scriptKiB(fresh, path, locale);
+      const { count, kib, databases } = await scriptKiB(fresh, path, locale);
+      expect.soft(databases, `${route} ${locale}: IndexedDB databases a first visit created`).toEqual([]);
       const overBare = kib - BARE_JS_KIB;
       measured.push(`${route} ${locale}: ${kib.toFixed(1)} KiB in ${count} scripts (bare page ${overBare >= 0 ? "+" : ""}${overBare.toFixed(1)})`);
       expect(count, `${route} ${locale} loads scripts`).toBeGreaterThan(0);

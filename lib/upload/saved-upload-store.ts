@@ -1,13 +1,19 @@
+import { indexedDbMayExist } from "@/lib/browser/indexed-db-presence";
 import { indexedDbStore } from "@/lib/browser/indexed-db-store";
 import { withoutExpiredEndpoint, type SavedUpload } from "@/lib/upload/saved-upload";
 
-const run = indexedDbStore("esign-uploads", "interrupted");
+const SAVED_UPLOADS_DB = "esign-uploads";
+const run = indexedDbStore(SAVED_UPLOADS_DB, "interrupted");
 
 export const savedUploadStore = {
   save: (saved: SavedUpload) => run("readwrite", (store) => store.put(saved)),
   remove: (id: string) => run("readwrite", (store) => store.delete(id)),
-  /** This user's interrupted uploads; endpoints whose SAS expired are erased from storage on the way. */
+  /**
+   * This user's interrupted uploads; endpoints whose SAS expired are erased from storage on the way. A browser that
+   * never saved one is not asked to open (and so create) the database: /documents reads this on every load.
+   */
   async list(userKey: string): Promise<SavedUpload[]> {
+    if (!(await indexedDbMayExist(SAVED_UPLOADS_DB))) return [];
     const all = (await run("readonly", (store) => store.getAll())) as SavedUpload[];
     const mine = all.filter((saved) => saved.userKey === userKey);
     const fresh = mine.map((saved) => withoutExpiredEndpoint(saved));
