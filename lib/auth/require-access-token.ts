@@ -2,6 +2,8 @@ import "server-only";
 import type { NextRequest } from "next/server";
 import { AppError, sessionExpiredError, sessionStoreUnavailableError } from "@/lib/errors";
 import { readSessionToken } from "@/lib/auth/session-cookie";
+import { refundUserBudget, spendUserBudget } from "@/lib/rate-limit/budgets";
+import type { LimitName } from "@/lib/rate-limit/policies";
 import { resolveSession, shouldRefresh } from "@/lib/session/current-session";
 import { accessTokenState, type SessionRecord } from "@/lib/session/session-record";
 
@@ -11,15 +13,30 @@ const notSignedIn = () => new AppError("UNAUTHENTICATED", 401, "You are not sign
  * The live server-side session behind a request's cookie, for a route handler: 401 when there is none (never
  * signed in, or ended: signed out, timed out, ended from another device or by the service), 503 while the
  * session store cannot be reached. proxy.ts has already refreshed due tokens; this reads the refreshed session.
+ *
+ * With `budget`, it also spends one request of that budget for the session's user, and throws the 429 once it is
+ * spent (after the 401 and 503 above). The sealed cookie names the user, so the spend goes out beside the session
+ * read: with Redis, both in one round trip instead of one after the other. A spend for a session that turned out
+ * to have ended is given back, so an old cookie cannot use up its user's budget.
  */
-export async function requireSession(req: NextRequest): Promise<{ id: string; record: SessionRecord }> {
+export async function requireSession(req: NextRequest, budget?: LimitName): Promise<{ id: string; record: SessionRecord }> {
   const token = await readSessionToken(req);
   if (!token) throw notSignedIn();
   // A cookie from before server-side sessions, tokens inside: sign in again.
   if (!token.sessionHandle) throw sessionExpiredError();
-  const state = await resolveSession(token.sessionHandle, shouldRefresh(req.headers));
+  const subject = budget ? token.sub : undefined;
+  const [read, spent] = await Promise.allSettled([
+    resolveSession(token.sessionHandle, shouldRefresh(req.headers)),
+    budget && subject ? spendUserBudget(budget, subject) : undefined,
+  ]);
+  const live = read.status === "fulfilled" && read.value.status === "active";
+  if (budget && subject && spent.status === "fulfilled" && !live) await refundUserBudget(budget, subject);
+  if (read.status === "rejected") throw read.reason;
+  const state = read.value;
   if (state.status === "unavailable") throw sessionStoreUnavailableError();
   if (state.status === "ended") throw notSignedIn();
+  if (spent.status === "rejected") throw spent.reason;
+  if (budget && !subject) await spendUserBudget(budget, state.record.subject);
   return state;
 }
 

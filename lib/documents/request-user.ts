@@ -4,6 +4,7 @@ import { requireSession } from "@/lib/auth/require-access-token";
 import { readSessionToken } from "@/lib/auth/session-cookie";
 import { userKeyFor } from "@/lib/auth/user-key";
 import type { RecordContext } from "@/lib/documents/document-records";
+import type { LimitName } from "@/lib/rate-limit/policies";
 import { getConfig } from "@/lib/env";
 import { currentRequestId } from "@/lib/logging/request-context";
 import { describeDevice } from "@/lib/session/device";
@@ -22,10 +23,11 @@ export function recordContextOf(req: NextRequest): RecordContext {
 
 /**
  * The signed-in user's key for their document records (the same key as their data in the browser: a hash of issuer
- * and subject), and the request's context: 401 without a live session, 503 while the session store is down.
+ * and subject), and the request's context: 401 without a live session, 503 while the session store is down, 429 once
+ * the user's `budget` is spent (requireSession).
  */
-export async function requireDocumentUser(req: NextRequest): Promise<{ userKey: string; ctx: RecordContext }> {
-  const { record } = await requireSession(req);
+export async function requireDocumentUser(req: NextRequest, budget: LimitName): Promise<{ userKey: string; ctx: RecordContext }> {
+  const { record } = await requireSession(req, budget);
   return { userKey: userKeyFor(getConfig().issuer, record.subject), ctx: recordContextOf(req) };
 }
 

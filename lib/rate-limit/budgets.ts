@@ -66,3 +66,8 @@ export async function spendBudget(name: LimitName, key: string): Promise<void> {
 export function spendUserBudget(name: LimitName, subject: string): Promise<void> {
   return spendBudget(name, userKeyFor(getConfig().issuer, subject));
 }
+
+/** Gives the user back one request of `name`'s budget, spent for a request whose session turned out to have ended. */
+export function refundUserBudget(name: LimitName, subject: string): Promise<void> {
+  return getRateLimiter().refund(name, userKeyFor(getConfig().issuer, subject));
+}

@@ -18,6 +18,11 @@ export type Decision = {
 export type RateLimiter = {
   /** Spends one request of `name`'s budget for `key` (a user key or a client address). Never throws. */
   consume(name: LimitName, key: string): Promise<Decision>;
+  /**
+   * Gives back one request spent with `consume`, for a request that turned out not to be the key's (its session had
+   * ended). Best effort, never throws: it goes where a spend would go now (Redis, or memory while Redis fails).
+   */
+  refund(name: LimitName, key: string): Promise<void>;
 };
 
 type Log = { warn(message: string): void; info(message: string): void };
@@ -116,6 +121,17 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
         }
       }
       return spend(memory.get(name)!, name, key);
+    },
+    async refund(name, key) {
+      const limiter = shared.get(name);
+      if (limiter && !redisFailing) {
+        const refunded = await withDeadline(limiter.reward(key, 1), deadlineMs).then(
+          () => true,
+          () => false,
+        );
+        if (refunded) return;
+      }
+      await memory.get(name)!.reward(key, 1);
     },
   };
 }

@@ -106,6 +106,21 @@ describe("a spent budget", () => {
     expect((await list(bob)).status).toBe(200);
   });
 
+  it("gives back what a request of an ended session spent: an old cookie answers 401 and cannot use up its user's budget", async () => {
+    const subject = `alice-${randomUUID()}`;
+    const alice = await signedInCookie(subject, ORIGIN);
+    // The same user's cookie from a session that has ended (signed out, or ended from another device).
+    const { encodeSessionToken, sessionCookieName } = await import("@/lib/auth/session-cookie");
+    const req = new NextRequest(`${ORIGIN}/`);
+    const ended = `${sessionCookieName(req)}=${await encodeSessionToken(req, { sub: subject, sessionHandle: `ended-${randomUUID()}` })}`;
+    const list = (cookie: string) => listRoute.GET(request("/api/documents", { cookie }), {});
+    for (let i = 0; i < 3; i++) expect((await list(ended)).status).toBe(401);
+    // The budget (2 a minute) is whole for the live session.
+    expect((await list(alice)).status).toBe(200);
+    expect((await list(alice)).status).toBe(200);
+    expect((await list(alice)).status).toBe(429);
+  });
+
   it("keeps a refused creation from reaching the service, and passes the service's own 429 on with its wait, once", async () => {
     const alice = await signedInCookie(`alice-${randomUUID()}`, ORIGIN);
     apiAnswer = () => ({ status: 429, headers: { "retry-after": "17" }, body: { error: "too_many_requests" } });

@@ -52,6 +52,14 @@ describe("the rate limiter in memory", () => {
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect((await limiter.consume("documents-create", who)).allowed).toBe(true);
   });
+
+  it("takes back one spent request with refund, for that key and budget only", async () => {
+    const limiter = createRateLimiter({ budgets: budgets({ points: 2, durationS: 60 }), log: recordingLog().log });
+    const who = key("refund");
+    expect((await spend(limiter, "documents-create", who, 2)).map((d) => d.allowed)).toEqual([true, true]);
+    await limiter.refund("documents-create", who);
+    expect((await spend(limiter, "documents-create", who, 2)).map((d) => d.allowed)).toEqual([true, false]);
+  });
 });
 
 describe("the rate limiter on Redis", () => {
@@ -90,6 +98,15 @@ describe("the rate limiter on Redis", () => {
     const ttl = await client.pTTL(keys[0]!);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(60_000);
+  });
+
+  it("takes back one spent request with refund, in the shared budget", async () => {
+    const a = createRateLimiter({ budgets: budgets({ points: 2, durationS: 60 }), redis: await connect(), log: recordingLog().log });
+    const b = createRateLimiter({ budgets: budgets({ points: 2, durationS: 60 }), redis: await connect(), log: recordingLog().log });
+    const who = key("shared-refund");
+    expect((await spend(a, "documents-create", who, 2)).map((d) => d.allowed)).toEqual([true, true]);
+    await a.refund("documents-create", who);
+    expect((await spend(b, "documents-create", who, 2)).map((d) => d.allowed)).toEqual([true, false]);
   });
 
   it("fails open onto memory when Redis is killed, says so once, counts each request, and says when it is back", async () => {

@@ -8,7 +8,6 @@ import { requireDocumentUser } from "@/lib/documents/request-user";
 import { createDocument } from "@/lib/esign/client";
 import { createDocumentInputSchema } from "@/lib/esign/schemas";
 import { recordDocumentCreated, recordUploadRenewal } from "@/lib/metrics/documents";
-import { spendBudget, spendUserBudget } from "@/lib/rate-limit/budgets";
 import { readJsonObject, withErrorHandling } from "@/lib/route-handler";
 import { UPLOAD_RENEWAL_HEADER } from "@/lib/upload-renewal";
 
@@ -24,8 +23,7 @@ export const dynamic = "force-dynamic";
  * within a bounded wait and never fails the request: `recorded: false` tells the browser to report it later.
  */
 export const POST = withErrorHandling(async (req) => {
-  const { record: session } = await requireSession(req);
-  await spendUserBudget("documents-create", session.subject);
+  const { record: session } = await requireSession(req, "documents-create");
   const accessToken = accessTokenOf(session);
   const input = createDocumentInputSchema.parse(await readJsonObject(req, MAX_BODY_BYTES));
   const created = await createDocument(accessToken, input);
@@ -41,8 +39,7 @@ export const POST = withErrorHandling(async (req) => {
  * 503 DATABASE_UNAVAILABLE while the database is down.
  */
 export const GET = withErrorHandling(async (req) => {
-  const { userKey } = await requireDocumentUser(req);
-  await spendBudget("documents-list", userKey);
+  const { userKey } = await requireDocumentUser(req, "documents-list");
   const query = documentListQuerySchema.parse(Object.fromEntries(req.nextUrl.searchParams));
   const page = await withDocumentRecords(() => listDocuments(userKey, query));
   return NextResponse.json(page, { headers: { "cache-control": "no-store" } });

@@ -4,7 +4,6 @@ import { removeDocument } from "@/lib/documents/document-records";
 import { withDocumentRecords } from "@/lib/documents/document-route-errors";
 import { requireDocumentUser } from "@/lib/documents/request-user";
 import { documentNotFoundError } from "@/lib/errors";
-import { spendBudget } from "@/lib/rate-limit/budgets";
 import { withErrorHandling } from "@/lib/route-handler";
 
 export const dynamic = "force-dynamic";
@@ -15,8 +14,7 @@ export const dynamic = "force-dynamic";
  * 204, or 404 when the user has no such document in the list.
  */
 export const DELETE = withErrorHandling(async (req, { params }: { params: Promise<{ itemId: string }> }) => {
-  const { userKey, ctx } = await requireDocumentUser(req);
-  await spendBudget("documents-remove", userKey);
+  const { userKey, ctx } = await requireDocumentUser(req, "documents-remove");
   const { itemId } = documentPathSchema.parse(await params);
   if (!(await withDocumentRecords(() => removeDocument(userKey, itemId, ctx)))) throw documentNotFoundError();
   return new NextResponse(null, { status: 204, headers: { "cache-control": "no-store" } });

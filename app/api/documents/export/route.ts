@@ -11,7 +11,6 @@ import { TIME_ZONE_COOKIE } from "@/lib/i18n/locales";
 import { resolveTimeZone } from "@/lib/i18n/resolve-locale";
 import { getLogger } from "@/lib/logging/logger";
 import { currentRequestId } from "@/lib/logging/request-context";
-import { spendBudget } from "@/lib/rate-limit/budgets";
 import { withErrorHandling } from "@/lib/route-handler";
 
 export const dynamic = "force-dynamic";
@@ -25,8 +24,7 @@ const formatSchema = z.enum(["csv", "json"], { error: "format must be csv or jso
  * run at once in this process (lib/documents/export-slots.ts); the rest wait in line.
  */
 export const GET = withErrorHandling(async (req) => {
-  const { userKey } = await requireDocumentUser(req);
-  await spendBudget("documents-export", userKey);
+  const { userKey } = await requireDocumentUser(req, "documents-export");
   const format = formatSchema.parse(req.nextUrl.searchParams.get("format") ?? "json");
   // Beyond EXPORTS_PER_USER of this user's exports, this one waits its turn (the download starts late, never refused).
   const release = await exportSlots.acquire(userKey, req.signal);

@@ -3,7 +3,6 @@ import { documentsImportSchema } from "@/lib/documents/document-record-input";
 import { importDocuments } from "@/lib/documents/document-records";
 import { withDocumentRecords } from "@/lib/documents/document-route-errors";
 import { requireDocumentUser } from "@/lib/documents/request-user";
-import { spendBudget } from "@/lib/rate-limit/budgets";
 import { readJsonObject, withErrorHandling } from "@/lib/route-handler";
 
 export const dynamic = "force-dynamic";
@@ -17,8 +16,7 @@ const MAX_BODY_BYTES = 32 * 1024;
  * browser may send it again until it gets 200 `{ imported: n }` (n: entries new to the record).
  */
 export const POST = withErrorHandling(async (req) => {
-  const { userKey, ctx } = await requireDocumentUser(req);
-  await spendBudget("documents-import", userKey);
+  const { userKey, ctx } = await requireDocumentUser(req, "documents-import");
   const { documents } = documentsImportSchema.parse(await readJsonObject(req, MAX_BODY_BYTES));
   const imported = await withDocumentRecords(() => importDocuments(userKey, documents, ctx));
   return NextResponse.json({ imported }, { headers: { "cache-control": "no-store" } });

@@ -1,7 +1,6 @@
 import { NextResponse } from "next/server";
 import { requireSession } from "@/lib/auth/require-access-token";
 import { setFreshLoginMarker } from "@/lib/auth/fresh-login-marker";
-import { spendUserBudget } from "@/lib/rate-limit/budgets";
 import { withErrorHandling } from "@/lib/route-handler";
 import { sessionIdSchema } from "@/lib/session/session-id";
 import { endUserSession } from "@/lib/session/user-sessions";
@@ -11,8 +10,7 @@ import { endUserSession } from "@/lib/session/user-sessions";
  * that is not a live session of this user. Ending this browser's own is signing out.
  */
 export const DELETE = withErrorHandling(async (req, { params }: { params: Promise<{ id: string }> }) => {
-  const current = await requireSession(req);
-  await spendUserBudget("sessions", current.record.subject);
+  const current = await requireSession(req, "sessions");
   const id = sessionIdSchema.parse((await params).id);
   const result = await endUserSession(current, id);
   const res = NextResponse.json(result, { headers: { "cache-control": "no-store" } });

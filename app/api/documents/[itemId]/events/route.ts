@@ -5,7 +5,6 @@ import { recordEvents } from "@/lib/documents/document-records";
 import { withDocumentRecords } from "@/lib/documents/document-route-errors";
 import { requireDocumentUser } from "@/lib/documents/request-user";
 import { documentNotFoundError } from "@/lib/errors";
-import { spendBudget } from "@/lib/rate-limit/budgets";
 import { readJsonObject, withErrorHandling } from "@/lib/route-handler";
 
 export const dynamic = "force-dynamic";
@@ -17,8 +16,7 @@ export const dynamic = "force-dynamic";
  * DATABASE_UNAVAILABLE while the database is down: the browser keeps the report and retries.
  */
 export const POST = withErrorHandling(async (req, { params }: { params: Promise<{ itemId: string }> }) => {
-  const { userKey, ctx } = await requireDocumentUser(req);
-  await spendBudget("document-events", userKey);
+  const { userKey, ctx } = await requireDocumentUser(req, "document-events");
   const { itemId } = documentPathSchema.parse(await params);
   const { events } = documentEventsReportSchema.parse(await readJsonObject(req, REPORTS_BODY_MAX_BYTES));
   const recorded = await withDocumentRecords(() => recordEvents(userKey, itemId, events, ctx));
