@@ -71,9 +71,9 @@ export async function proxy(req: NextRequest) {
 
 /**
  * The pages that read records, each with its budget: a document's page, and the operator's pages (read across every
- * user's records; a non-operator spends the budget too, before the page answers 404). Link prefetches
- * (`next-router-prefetch`) are not counted: the list links every document it shows, and a prefetch of these dynamic
- * pages renders no page segment, so it reads no record.
+ * user's records; a non-operator spends the budget too, before the page answers 404). Prefetches
+ * (`next-router-prefetch`) are not counted: the app's links send none (components/ui/link.tsx), but a tab opened
+ * before that change may, and a prefetch of these dynamic pages renders no page segment, so it reads no record.
  */
 const BUDGETED_PAGES: { pattern: RegExp; name: LimitName; route: string }[] = [
   { pattern: /^\/documents\/[^/]+$/, name: "document-page", route: "/documents/:itemId" },

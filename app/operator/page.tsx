@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { getTimeZone, getTranslations } from "next-intl/server";
 import { useLocale, useTranslations } from "next-intl";
 import { requireOperator } from "@/lib/operators/operator-access";

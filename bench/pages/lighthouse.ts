@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { rendererTime, type TraceEvent } from "./renderer-time";
 
 export interface LighthouseRun {
   perf: number;
@@ -12,6 +13,8 @@ export interface LighthouseRun {
   tbtMs: number;
   /** Main-thread work during the load (Lighthouse's `mainthread-work-breakdown`, 4× CPU slowdown applied), ms. */
   mainThreadMs: number;
+  /** The renderer main thread's CPU time in the same trace, unthrottled, ms (./renderer-time.ts): the work without the waits. */
+  rendererCpuMs: number;
   cls: number;
   /** The document's server response time as Lighthouse saw it (unthrottled), ms. */
   ttfbMs: number;
@@ -50,7 +53,8 @@ export async function runLighthouse(url: string, cookie?: string, saveAs?: strin
     "--only-categories=performance,accessibility,best-practices",
     `--chrome-flags=${CHROME_FLAGS}`,
     "--quiet",
-    ...(saveAs ? ["--save-assets"] : []),
+    // The trace, for the renderer's CPU time; kept only with `saveAs`.
+    "--save-assets",
     ...(cookie ? [`--extra-headers=${JSON.stringify({ Cookie: cookie })}`] : []),
   ];
   try {
@@ -71,6 +75,9 @@ export async function runLighthouse(url: string, cookie?: string, saveAs?: strin
       }
     }
     const lhr = JSON.parse(readFileSync(output, "utf8")) as Lhr;
+    const traceFile = join(dir, "report-0.trace.json");
+    const trace = existsSync(traceFile) ? (JSON.parse(readFileSync(traceFile, "utf8")) as { traceEvents?: TraceEvent[] }) : {};
+    const renderer = rendererTime(trace.traceEvents ?? []);
     if (lhr.runtimeError) {
       console.log(`  ${url}: run dropped (${lhr.runtimeError.code})`);
       return null;
@@ -92,6 +99,7 @@ export async function runLighthouse(url: string, cookie?: string, saveAs?: strin
       lcpMs: numeric("largest-contentful-paint"),
       tbtMs: numeric("total-blocking-time"),
       mainThreadMs: numeric("mainthread-work-breakdown"),
+      rendererCpuMs: renderer?.cpuMs ?? Number.NaN,
       cls: numeric("cumulative-layout-shift"),
       ttfbMs: numeric("server-response-time"),
       jsKiB: (scripts?.transferSize ?? 0) / 1024,

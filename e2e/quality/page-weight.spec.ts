@@ -13,13 +13,16 @@ import { LOCALE_COOKIE } from "../../lib/i18n/locales";
 
 /**
  * Loads `path` in a fresh context (empty cache) and sums the scripts it fetched until the network went quiet. A first
- * visit also creates no IndexedDB database: the upload resume list and the report outbox look before they open one.
+ * visit also creates no IndexedDB database (the upload resume list and the report outbox look before they open one),
+ * and prefetches no link (components/ui/link.tsx).
  */
 async function scriptKiB(context: BrowserContext, path: string, locale: string) {
   const page = await context.newPage();
   const scripts: Request[] = [];
+  let prefetches = 0;
   page.on("request", (req) => {
     if (req.resourceType() === "script") scripts.push(req);
+    if (req.headers()["next-router-prefetch"]) prefetches++;
   });
   const response = await page.goto(path, { waitUntil: "networkidle" });
   expect(response?.status(), `${path} answered`).toBe(200);
@@ -28,7 +31,7 @@ async function scriptKiB(context: BrowserContext, path: string, locale: string) 
   const sizes = await Promise.all(scripts.map((req) => req.sizes()));
   const databases = await page.evaluate(async () => (await indexedDB.databases()).map((db) => db.name));
   await page.close();
-  return { count: scripts.length, kib: sizes.reduce((sum, s) => sum + s.responseBodySize + s.responseHeadersSize, 0) / 1024, databases };
+  return { count: scripts.length, kib: sizes.reduce((sum, s) => sum + s.responseBodySize + s.responseHeadersSize, 0) / 1024, databases, prefetches };
 }
 
 test(`every page loads at most ${JS_OVER_BARE_KIB} KiB more JavaScript than a bare Next.js page (gzip, as transferred) in English and Japanese`, async ({ page, context, newBrowser, baseURL }) => {
@@ -50,8 +53,9 @@ test(`every page loads at most ${JS_OVER_BARE_KIB} KiB more JavaScript than a ba
       // A fresh context per page: nothing cached from the page before, as a first visit.
       const fresh = await newBrowser();
       await fresh.addCookies([...(target.as === "alice" ? sessionCookies : []), { name: LOCALE_COOKIE, value: locale, url: baseURL! }]);
-      const { count, kib, databases } = await scriptKiB(fresh, target.path({ itemId: created.itemId, aliceEmail: users.alice.email, operatorDocumentPath: "" }), locale);
+      const { count, kib, databases, prefetches } = await scriptKiB(fresh, target.path({ itemId: created.itemId, aliceEmail: users.alice.email, operatorDocumentPath: "" }), locale);
       expect.soft(databases, `${target.route} ${locale}: IndexedDB databases a first visit created`).toEqual([]);
+      expect.soft(prefetches, `${target.route} ${locale}: link prefetches during the load`).toBe(0);
       const overBare = kib - BARE_JS_KIB;
       measured.push(`${target.route} ${locale}: ${kib.toFixed(1)} KiB in ${count} scripts (bare page ${overBare >= 0 ? "+" : ""}${overBare.toFixed(1)})`);
       expect(count, `${target.route} ${locale} loads scripts`).toBeGreaterThan(0);
@@ -90,8 +94,9 @@ test(`every operator page loads at most ${JS_OVER_BARE_KIB} KiB more JavaScript 
     for (const [route, path] of pages) {
       const fresh = await newBrowser();
       await fresh.addCookies([...sessionCookies, { name: LOCALE_COOKIE, value: locale, url: baseURL! }]);
-      const { count, kib, databases } = await scriptKiB(fresh, path, locale);
+      const { count, kib, databases, prefetches } = await scriptKiB(fresh, path, locale);
       expect.soft(databases, `${route} ${locale}: IndexedDB databases a first visit created`).toEqual([]);
+      expect.soft(prefetches, `${route} ${locale}: link prefetches during the load`).toBe(0);
       const overBare = kib - BARE_JS_KIB;
       measured.push(`${route} ${locale}: ${kib.toFixed(1)} KiB in ${count} scripts (bare page ${overBare >= 0 ? "+" : ""}${overBare.toFixed(1)})`);
       expect(count, `${route} ${locale} loads scripts`).toBeGreaterThan(0);

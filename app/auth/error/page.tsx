@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { getTranslations } from "next-intl/server";
 import { AuthErrorAlert } from "@/components/auth-error-alert";
 import { SignInButton } from "@/components/sign-in-button";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { useTranslations } from "next-intl";
 import { DOCUMENT_STATUSES } from "@/lib/db/schema";
 import type { DocumentListParams } from "@/lib/documents/document-list-params";

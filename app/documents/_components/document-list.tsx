@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import { getLocale, getTranslations } from "next-intl/server";
 import { loadDocumentListPage } from "@/lib/documents/document-list-page";
 import { isFiltered, newerHref, olderHref, type DocumentListParams } from "@/lib/documents/document-list-params";

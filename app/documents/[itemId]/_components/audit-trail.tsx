@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/ui/link";
 import type { ReactNode } from "react";
 import { useLocale, useTranslations } from "next-intl";
 import type { DocumentEventRecord } from "@/lib/documents/document-records";
