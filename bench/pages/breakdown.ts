@@ -8,10 +8,10 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { pageCommit, type TraceEvent } from "./renderer-time";
 import { median } from "./table";
 
 type Item = { group?: string; groupLabel?: string; duration?: number; url?: string; total?: number; scripting?: number; scriptParseCompile?: number; startTime?: number };
-type TraceEvent = { name?: string; pid?: number; ts?: number; args?: { data?: { url?: string } } };
 
 /**
  * Whether the page's renderer process existed before the navigation (Lighthouse's about:blank) or was started for it
@@ -21,7 +21,7 @@ function rendererOf(traceFile: string): string {
   if (!existsSync(traceFile)) return "no trace";
   const raw = JSON.parse(readFileSync(traceFile, "utf8")) as { traceEvents?: TraceEvent[] } | TraceEvent[];
   const events = Array.isArray(raw) ? raw : (raw.traceEvents ?? []);
-  const commit = events.find((e) => e.name === "CommitLoad" && e.args?.data?.url?.startsWith("http"));
+  const commit = pageCommit(events);
   const navigationStart = Math.min(...events.filter((e) => e.name === "navigationStart").map((e) => e.ts!));
   if (!commit) return "no commit in trace";
   const first = Math.min(...events.filter((e) => e.pid === commit.pid && (e.ts ?? 0) > 0).map((e) => e.ts!));

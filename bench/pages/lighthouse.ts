@@ -75,13 +75,13 @@ export async function runLighthouse(url: string, cookie?: string, saveAs?: strin
       }
     }
     const lhr = JSON.parse(readFileSync(output, "utf8")) as Lhr;
-    const traceFile = join(dir, "report-0.trace.json");
-    const trace = existsSync(traceFile) ? (JSON.parse(readFileSync(traceFile, "utf8")) as { traceEvents?: TraceEvent[] }) : {};
-    const renderer = rendererTime(trace.traceEvents ?? []);
     if (lhr.runtimeError) {
       console.log(`  ${url}: run dropped (${lhr.runtimeError.code})`);
       return null;
     }
+    const traceFile = join(dir, "report-0.trace.json");
+    const trace = existsSync(traceFile) ? (JSON.parse(readFileSync(traceFile, "utf8")) as { traceEvents?: TraceEvent[] }) : {};
+    const renderer = rendererTime(trace.traceEvents ?? []);
     const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
     const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
     const scripts = lhr.audits["resource-summary"]?.details?.items?.find((i) => i.resourceType === "script");

@@ -21,9 +21,14 @@ export interface RendererTime {
   cpuMs: number;
 }
 
-/** The main thread that committed the measured page (its `CommitLoad` of an http(s) URL in the main frame). */
+/** The measured page's commit: its `CommitLoad` of an http(s) URL in the main frame (pid and tid: its renderer's main thread). */
+export function pageCommit(events: TraceEvent[]): TraceEvent | undefined {
+  return events.find((e) => e.name === "CommitLoad" && e.args?.data?.url?.startsWith("http") && e.args.data.isMainFrame !== false);
+}
+
+/** The main thread that committed the measured page (`pageCommit`). */
 export function rendererTime(events: TraceEvent[]): RendererTime | null {
-  const commit = events.find((e) => e.name === "CommitLoad" && e.args?.data?.url?.startsWith("http") && e.args.data.isMainFrame !== false);
+  const commit = pageCommit(events);
   if (!commit) return null;
   const starts = events.filter((e) => e.name === "navigationStart" && e.pid === commit.pid).map((e) => e.ts!);
   const from = starts.length ? Math.min(...starts) : -Infinity;
