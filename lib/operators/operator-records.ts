@@ -18,8 +18,8 @@ import type {
   OperatorSearchResult,
   OperatorUserPage,
   OperatorUserRecord,
-  StuckDocument,
   StuckDocumentsQuery,
+  StuckPage,
 } from "@/lib/operators/types";
 
 export const DEFAULT_NEVER_UPLOADED_AFTER_MS = 60 * 60_000;
@@ -223,13 +223,25 @@ export function operatorRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
     /**
      * Documents that need a look, oldest last event first: still "created" `neverUploadedAfterMs` after creation
      * (no upload started), or "uploading" with no event for `silentUploadAfterMs` (the reporter's times). Removed
-     * documents (the user gave up on them) and documents created after `now` are left out.
+     * documents (the user gave up on them) and documents created after `now` are left out. A page at a time, after
+     * `after`, with the count of all of them and of those before this page.
      */
-    listStuckDocuments(query: StuckDocumentsQuery): Promise<StuckDocument[]> {
+    listStuckDocuments(query: StuckDocumentsQuery): Promise<StuckPage> {
       const now = query.now;
       const neverBefore = new Date(now.getTime() - (query.neverUploadedAfterMs ?? DEFAULT_NEVER_UPLOADED_AFTER_MS));
       const silentBefore = new Date(now.getTime() - (query.silentUploadAfterMs ?? DEFAULT_SILENT_UPLOAD_AFTER_MS));
       const limit = Math.min(Math.max(1, query.limit ?? 100), 500);
+      const stuck = sql`from documents d
+              cross join lateral (select le.id, le.type, le.at, le.device, le.details from document_events le
+                                  where le.user_key = d.user_key and le.item_id = d.item_id
+                                  order by le.at desc, le.id desc limit 1) e
+              left join users u on u.user_key = d.user_key
+              where d.removed_at is null and d.status in ('created', 'uploading') and d.created_at <= ${now.toISOString()}::timestamptz
+                and ((d.status = 'created' and d.created_at < ${neverBefore.toISOString()}::timestamptz)
+                  or (d.status = 'uploading' and e.at < ${silentBefore.toISOString()}::timestamptz))`;
+      // The cursor compares exact microseconds (extract gives numeric): no rounding can repeat or skip a row.
+      const eventMicros = sql`extract(epoch from e.at) * 1000000`;
+      const pastCursor = query.after ? sql`(${eventMicros}, e.id) > (${String(query.after.atMicros)}::numeric, ${String(query.after.eventId)}::bigint)` : null;
       return run("stuck", async (db) => {
         const found = await rows<{
           user_key: string;
@@ -239,39 +251,44 @@ export function operatorRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
           created_at: string;
           email: string | null;
           display_name: string | null;
+          event_id: number | string;
           event_type: DocumentEventType;
           event_at: string;
-          event_ms: number;
+          event_micros: number;
           device: string | null;
           error_code: string | null;
         }>(
           db,
           sql`select d.user_key, d.item_id, d.name, d.status, ${iso(sql`d.created_at`)} as created_at, u.email, u.display_name,
-                e.type as event_type, ${iso(sql`e.at`)} as event_at, (extract(epoch from e.at) * 1000)::float8 as event_ms, e.device,
+                e.id as event_id, e.type as event_type, ${iso(sql`e.at`)} as event_at, (${eventMicros})::float8 as event_micros, e.device,
                 e.details->>'errorCode' as error_code
-              from documents d
-              cross join lateral (select le.type, le.at, le.device, le.details from document_events le
-                                  where le.user_key = d.user_key and le.item_id = d.item_id
-                                  order by le.at desc, le.id desc limit 1) e
-              left join users u on u.user_key = d.user_key
-              where d.removed_at is null and d.status in ('created', 'uploading') and d.created_at <= ${now.toISOString()}::timestamptz
-                and ((d.status = 'created' and d.created_at < ${neverBefore.toISOString()}::timestamptz)
-                  or (d.status = 'uploading' and e.at < ${silentBefore.toISOString()}::timestamptz))
-              order by e.at asc, d.user_key, d.item_id
-              limit ${limit}`,
+              ${stuck} ${pastCursor ? sql`and ${pastCursor}` : sql``}
+              order by e.at asc, e.id asc
+              limit ${limit + 1}`,
         );
-        return found.map((row) => ({
-          kind: row.status === "created" ? "never_uploaded" : "upload_silent",
-          userKey: row.user_key,
-          itemId: row.item_id,
-          email: row.email,
-          displayName: row.display_name,
-          name: row.name,
-          status: row.status,
-          createdAt: row.created_at,
-          lastEvent: { type: row.event_type, at: row.event_at, errorCode: row.error_code, device: row.device },
-          ageMs: Math.max(0, Math.round(now.getTime() - row.event_ms)),
-        }));
+        const [counts] = await rows<{ total: number; skipped: number }>(
+          db,
+          sql`select count(*)::int as total, ${pastCursor ? sql`count(*) filter (where not ${pastCursor})` : sql`0`}::int as skipped ${stuck}`,
+        );
+        const page = found.slice(0, limit);
+        const last = page.at(-1);
+        return {
+          documents: page.map((row) => ({
+            kind: row.status === "created" ? "never_uploaded" : "upload_silent",
+            userKey: row.user_key,
+            itemId: row.item_id,
+            email: row.email,
+            displayName: row.display_name,
+            name: row.name,
+            status: row.status,
+            createdAt: row.created_at,
+            lastEvent: { type: row.event_type, at: row.event_at, errorCode: row.error_code, device: row.device },
+            ageMs: Math.max(0, Math.round(now.getTime() - row.event_micros / 1000)),
+          })),
+          total: counts?.total ?? 0,
+          skipped: counts?.skipped ?? 0,
+          next: found.length > limit && last ? { atMicros: Number(last.event_micros), eventId: Number(last.event_id) } : null,
+        };
       });
     },
 

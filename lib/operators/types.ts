@@ -55,6 +55,23 @@ export type StuckDocumentsQuery = {
   silentUploadAfterMs?: number;
   /** Default 100, at most 500. */
   limit?: number;
+  /** The page after the one that ended with this row (`StuckPage.next`). */
+  after?: StuckCursor;
+};
+
+/**
+ * Where a page of the stuck list ended: its last row's last event, by time (microseconds since the epoch) and id. The
+ * list is ordered by these two, so the next page starts after it even if that row has since left the list.
+ */
+export type StuckCursor = { atMicros: number; eventId: number };
+
+export type StuckPage = {
+  documents: StuckDocument[];
+  /** Stuck documents in all, on every page. */
+  total: number;
+  /** How many come before this page. */
+  skipped: number;
+  next: StuckCursor | null;
 };
 
 export type StuckDocument = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { resolvePeriod, startOfDay } from "@/app/operator/_lib/period";
-import { readStuckParams } from "@/app/operator/_lib/stuck-params";
+import { readStuckParams, stuckCursorParam } from "@/app/operator/_lib/stuck-params";
 
 const NOW = new Date("2026-11-27T16:30:00Z");
 
@@ -42,8 +42,8 @@ describe("the operator overview's period", () => {
 
 describe("the stuck list's settings", () => {
   it("takes whole minutes up to a week, full-width digits included, and names a bad one", () => {
-    expect(readStuckParams({ created: "１２０", silent: "15" }, false)).toEqual({ params: { createdMinutes: 120, silentMinutes: 15, now: null }, errors: [] });
-    expect(readStuckParams({}, false).params).toEqual({ createdMinutes: 60, silentMinutes: 30, now: null });
+    expect(readStuckParams({ created: "１２０", silent: "15" }, false)).toEqual({ params: { createdMinutes: 120, silentMinutes: 15, now: null, after: null }, errors: [] });
+    expect(readStuckParams({}, false).params).toEqual({ createdMinutes: 60, silentMinutes: 30, now: null, after: null });
     expect(readStuckParams({ created: "0", silent: "10081" }, false).errors).toEqual([{ field: "created" }, { field: "silent" }]);
     expect(readStuckParams({ created: "1.5" }, false).errors).toEqual([{ field: "created" }]);
   });
@@ -53,5 +53,14 @@ describe("the stuck list's settings", () => {
     expect(readStuckParams({ now: at }, true).params.now?.toISOString()).toBe(at);
     expect(readStuckParams({ now: at }, false)).toMatchObject({ params: { now: null }, errors: [{ field: "now" }] });
     expect(readStuckParams({ now: "tomorrow" }, true).errors).toEqual([{ field: "now" }]);
+  });
+
+  it("reads where the previous page ended as its next link wrote it, and names anything else", () => {
+    const cursor = { atMicros: 1_795_000_000_123_000, eventId: 4711 };
+    expect(stuckCursorParam(cursor)).toBe("1795000000123000.4711");
+    expect(readStuckParams({ after: stuckCursorParam(cursor) }, false)).toEqual({ params: expect.objectContaining({ after: cursor }), errors: [] });
+    for (const after of ["1795000000123000", "x.1", "1.-2", "1.2.3", "12345678901234567.1"]) {
+      expect(readStuckParams({ after }, false)).toMatchObject({ params: { after: null }, errors: [{ field: "after" }] });
+    }
   });
 });

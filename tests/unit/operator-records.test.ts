@@ -122,7 +122,7 @@ describe.each(backends)("operator records on %s", (_name, open) => {
 
   it("lists what is stuck as of an injected now: never uploaded past its threshold, uploads silent past theirs", async () => {
     const stuckOf = async (now: Date, thresholds: { neverUploadedAfterMs?: number; silentUploadAfterMs?: number } = {}) =>
-      (await operator.listStuckDocuments({ now, ...thresholds })).filter((row) => row.userKey === alice || row.userKey === bob);
+      (await operator.listStuckDocuments({ now, ...thresholds })).documents.filter((row) => row.userKey === alice || row.userKey === bob);
     // 18:30: "never" is 30 min old (< 1 h); "silent" does not exist yet.
     expect(await stuckOf(t("18:30:00"))).toEqual([]);
     // 19:05: "never" is 65 min old → stuck; "silent" (created 19:00, nothing started) is not 1 h old.
@@ -138,6 +138,38 @@ describe.each(backends)("operator records on %s", (_name, open) => {
     expect(at2001[1]).toMatchObject({ email: "alice@example.com", displayName: "Alice Example", lastEvent: { type: "upload_started", at: "2026-11-20T19:30:00.000Z" }, ageMs: 31 * MINUTE });
     // Thresholds are the caller's: a 2-hour silence threshold leaves "silent" out at 20:01.
     expect((await stuckOf(t("20:01:00"), { silentUploadAfterMs: 2 * HOUR })).map((r) => r.itemId)).toEqual([ids.never]);
+  });
+
+  it("pages the stuck list after where the last page ended, counting all of it, and skips nothing when a row moves on", async () => {
+    // Five never uploaded on a day no other test writes, two of them created at the same moment.
+    const day = (time: string) => new Date(`2024-06-01T${time}Z`);
+    const owner = `stuck-${randomUUID().slice(0, 8)}`;
+    const seeded: string[] = [];
+    for (const at of ["01:00:00", "02:00:00", "02:00:00", "03:00:00.123", "04:00:00"]) {
+      const itemId = randomUUID();
+      seeded.push(itemId);
+      await documents.recordEvents(owner, itemId, [created(day(at), `Stuck ${at}`)], ctx);
+    }
+    const now = day("12:00:00");
+    const first = await operator.listStuckDocuments({ now, limit: 2 });
+    expect(first).toMatchObject({ total: 5, skipped: 0 });
+    expect(first.documents.map((row) => row.ageMs)).toEqual([11 * HOUR, 10 * HOUR]);
+    const second = await operator.listStuckDocuments({ now, limit: 2, after: first.next! });
+    expect(second).toMatchObject({ total: 5, skipped: 2 });
+    const third = await operator.listStuckDocuments({ now, limit: 2, after: second.next! });
+    expect(third).toMatchObject({ total: 5, skipped: 4, next: null });
+    // Oldest first, the two of 02:00 in the order they were recorded, each once.
+    expect([...first.documents, ...second.documents, ...third.documents].map((row) => row.itemId)).toEqual(seeded);
+
+    // A page that ended at the second 02:00, whose document is then uploaded: the next page starts after it all the same.
+    const endingThere = await operator.listStuckDocuments({ now, limit: 3 });
+    await documents.recordEvents(owner, seeded[2]!, [started(day("05:00:00")), uploaded(day("05:01:00"))], ctx);
+    const after = await operator.listStuckDocuments({ now, limit: 2, after: endingThere.next! });
+    expect(after).toMatchObject({ total: 4, skipped: 2, next: null });
+    expect(after.documents.map((row) => row.itemId)).toEqual([seeded[3], seeded[4]]);
+    // The milliseconds of 03:00:00.123 survive the cursor: a cursor at that row leaves only 04:00.
+    const atThree = await operator.listStuckDocuments({ now, limit: 1, after: { atMicros: day("03:00:00.123").getTime() * 1000, eventId: Number.MAX_SAFE_INTEGER } });
+    expect(atThree.documents.map((row) => row.itemId)).toEqual([seeded[4]]);
   });
 
   it("finds users by email or name and documents by a name substring in any script, at any length, or by item id", async () => {

@@ -4,11 +4,11 @@ import { getLocale, getTranslations } from "next-intl/server";
 import { useTranslations } from "next-intl";
 import { requireOperator } from "@/lib/operators/operator-access";
 import { listStuckDocuments, recordOperatorAccess } from "@/lib/operators/operator-records";
-import type { StuckDocument } from "@/lib/operators/types";
+import type { StuckDocument, StuckPage } from "@/lib/operators/types";
 import { getConfig } from "@/lib/env";
 import { isDatabaseUnavailable } from "@/lib/db/database-errors";
 import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
+import { Button, buttonClasses } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Label } from "@/components/ui/input";
 import { LocalTime } from "@/components/local-time";
@@ -19,7 +19,7 @@ import { LastEventText } from "@/app/operator/_components/last-event";
 import { DeviceText } from "@/app/operator/_components/device-text";
 import { durationText } from "@/app/operator/_components/durations";
 import { operatorDocumentHref, operatorUserHref } from "@/app/operator/_components/links";
-import { readStuckParams, THRESHOLD_CHOICES, type StuckParams } from "@/app/operator/_lib/stuck-params";
+import { readStuckParams, stuckCursorParam, THRESHOLD_CHOICES, type StuckParams } from "@/app/operator/_lib/stuck-params";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("operator.stuck");
@@ -28,8 +28,8 @@ export async function generateMetadata(): Promise<Metadata> {
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-/** The longest silences first; more than this many at once is an outage, which the overview shows better. */
-const STUCK_LIMIT = 50;
+/** Rows per page, the longest silences on the first. */
+const STUCK_PAGE_SIZE = 50;
 
 const selectClasses = "h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm shadow-sm focus-visible:border-brand-600";
 
@@ -41,7 +41,7 @@ export default async function OperatorStuckPage({ searchParams }: Props) {
   const signedIn = await requireOperator();
   const [query, t, operator] = await Promise.all([searchParams, getTranslations("operator.stuck"), getTranslations("operator")]);
   const { params, errors } = readStuckParams(query, getConfig().usesSandbox);
-  let stuck: StuckDocument[] | null = null;
+  let stuck: StuckPage | null = null;
   let unavailable = false;
   if (errors.length === 0) {
     try {
@@ -49,7 +49,8 @@ export default async function OperatorStuckPage({ searchParams }: Props) {
         now: params.now ?? new Date(),
         neverUploadedAfterMs: params.createdMinutes * 60_000,
         silentUploadAfterMs: params.silentMinutes * 60_000,
-        limit: STUCK_LIMIT,
+        limit: STUCK_PAGE_SIZE,
+        after: params.after ?? undefined,
       });
       await recordOperatorAccess(signedIn, { action: "view_stuck" });
     } catch (error) {
@@ -74,24 +75,62 @@ export default async function OperatorStuckPage({ searchParams }: Props) {
       {stuck ? (
         <Card aria-labelledby="stuck-title">
           <CardHeader>
-            <CardTitle id="stuck-title">{t("count", { count: stuck.length })}</CardTitle>
+            <CardTitle id="stuck-title">{t("count", { count: stuck.total })}</CardTitle>
             <CardDescription>{t("listDescription", { created: thresholdText(params.createdMinutes, operator), silent: thresholdText(params.silentMinutes, operator) })}</CardDescription>
           </CardHeader>
-          <CardContent>
-            {stuck.length === 0 ? (
+          <CardContent className="flex flex-col gap-4">
+            {stuck.total === 0 ? (
               <p className="text-sm text-slate-600" data-testid="operator-stuck-empty">
                 {t("none")}
               </p>
             ) : (
               <>
-                {stuck.length === STUCK_LIMIT ? <p className="mb-3 text-sm text-slate-600">{t("capped", { count: STUCK_LIMIT })}</p> : null}
-                <StuckList stuck={stuck} />
+                {stuck.documents.length === 0 ? (
+                  // A next link opened after the documents it led to were uploaded or removed.
+                  <p className="text-sm text-slate-600">{t("pastEnd")}</p>
+                ) : stuck.total > stuck.documents.length ? (
+                  <p className="text-sm text-slate-600" data-testid="operator-stuck-range">
+                    {t("range", { from: stuck.skipped + 1, to: stuck.skipped + stuck.documents.length, total: stuck.total })}
+                  </p>
+                ) : null}
+                {stuck.documents.length > 0 ? <StuckList stuck={stuck.documents} /> : null}
               </>
             )}
+            <StuckPages params={params} page={stuck} />
           </CardContent>
         </Card>
       ) : null}
     </>
+  );
+}
+
+/** "First page" once past it, "next" while more follow; the thresholds (and the sandbox's time) go along. */
+function StuckPages({ params, page }: { params: StuckParams; page: StuckPage }) {
+  const t = useTranslations("operator.stuck");
+  if (!params.after && !page.next) return null;
+  const href = (after: StuckPage["next"]) => {
+    const query = new URLSearchParams({ created: String(params.createdMinutes), silent: String(params.silentMinutes) });
+    if (params.now) query.set("now", params.now.toISOString());
+    if (after) query.set("after", stuckCursorParam(after));
+    return `/operator/stuck?${query}`;
+  };
+  // The counts are read a moment after the rows: never offer fewer than the one row the next page is known to hold.
+  const following = Math.max(1, Math.min(STUCK_PAGE_SIZE, page.total - page.skipped - page.documents.length));
+  return (
+    <nav aria-label={t("pagesLabel")} className="flex justify-between gap-2">
+      {params.after ? (
+        <Link href={href(null)} className={buttonClasses("secondary", "sm")}>
+          {t("first")}
+        </Link>
+      ) : (
+        <span />
+      )}
+      {page.next ? (
+        <Link href={href(page.next)} className={buttonClasses("secondary", "sm")} rel="next">
+          {t("next", { count: following })}
+        </Link>
+      ) : null}
+    </nav>
   );
 }
 
