@@ -1,20 +1,33 @@
 import "server-only";
+import { AppError } from "@/lib/errors";
 
 /**
- * How many exports of one user run at once in this process; more wait in line (queued, never refused). Each export
- * holds one batch in memory (lib/documents/documents-export.ts), so this bounds one user's share of the heap and of
- * the database (PGlite answers one query at a time), and two in parallel still let a user download CSV and JSON together.
+ * How many exports of one user run at once in this process; more wait in line. Each export holds one batch in
+ * memory (lib/documents/documents-export.ts), so this bounds one user's share of the heap and of the database
+ * (PGlite answers one query at a time), and two in parallel still let a user download CSV and JSON together.
  */
 export const EXPORTS_PER_USER = 2;
+
+/**
+ * How long an export waits in line before it is refused (429): a queued export has sent nothing, not even its
+ * headers, and a proxy gives up on such a request (the shipped nginx site after 60 s, with a 504 that says nothing).
+ */
+export const EXPORT_WAIT_MS = 30_000;
+/** The Retry-After of that refusal: an export of a few thousand documents takes seconds. */
+export const EXPORT_BUSY_RETRY_AFTER_S = 10;
+
+/** What `acquire` gives: the slot's release, or why there is none. */
+export type ExportSlot = (() => void) | "abandoned" | "busy";
 
 type Waiter = { start: () => void };
 
 /**
  * Per-user export slots, FIFO: `acquire` resolves a release function once one of the user's `perUser` slots is
- * free, or null if `signal` aborts first (the client went away while queued: its place is given up). The queue
- * lives in this process's memory: with several instances each has its own, so a user gets `perUser` per instance.
+ * free; "abandoned" if `signal` aborts first (the client went away while queued), "busy" if `maxWaitMs` pass first;
+ * either way its place is given up. The queue lives in this process's memory: with several instances each has its
+ * own, so a user gets `perUser` per instance.
  */
-export function createExportSlots(perUser = EXPORTS_PER_USER) {
+export function createExportSlots(perUser = EXPORTS_PER_USER, maxWaitMs = EXPORT_WAIT_MS) {
   const running = new Map<string, number>();
   const waiting = new Map<string, Waiter[]>();
 
@@ -35,19 +48,25 @@ export function createExportSlots(perUser = EXPORTS_PER_USER) {
   }
 
   return {
-    acquire(userKey: string, signal?: AbortSignal): Promise<(() => void) | null> {
-      if (signal?.aborted) return Promise.resolve(null);
+    acquire(userKey: string, signal?: AbortSignal): Promise<ExportSlot> {
+      if (signal?.aborted) return Promise.resolve("abandoned");
       if ((running.get(userKey) ?? 0) < perUser) return Promise.resolve(grant(userKey));
       return new Promise((resolve) => {
-        const onAbort = () => {
+        const leave = (why: "abandoned" | "busy") => {
+          clearTimeout(timer);
+          signal?.removeEventListener("abort", onAbort);
           const line = waiting.get(userKey) ?? [];
           const at = line.indexOf(waiter);
           if (at >= 0) line.splice(at, 1);
           if (line.length === 0) waiting.delete(userKey);
-          resolve(null);
+          resolve(why);
         };
+        const onAbort = () => leave("abandoned");
+        const timer = setTimeout(() => leave("busy"), maxWaitMs);
+        timer.unref?.();
         const waiter: Waiter = {
           start: () => {
+            clearTimeout(timer);
             signal?.removeEventListener("abort", onAbort);
             resolve(grant(userKey));
           },
@@ -67,6 +86,18 @@ export function createExportSlots(perUser = EXPORTS_PER_USER) {
 
 /** This process's export slots. */
 export const exportSlots = createExportSlots();
+
+/** The 429 for an export that waited EXPORT_WAIT_MS in line behind the user's EXPORTS_PER_USER running ones. */
+export function exportsBusyError(): AppError {
+  const retryAfterSeconds = EXPORT_BUSY_RETRY_AFTER_S;
+  return new AppError(
+    "RATE_LIMITED",
+    429,
+    `${EXPORTS_PER_USER} of your exports are still running and this one waited ${EXPORT_WAIT_MS / 1000} s for one of them to end. Try again in ${retryAfterSeconds} s.`,
+    undefined,
+    { rateLimit: { limit: "documents-export-running", retryAfterSeconds, headers: { "retry-after": String(retryAfterSeconds), "cache-control": "no-store" } } },
+  );
+}
 
 /**
  * How many export batch queries run at once in this process, across users: PGlite runs every query on the event

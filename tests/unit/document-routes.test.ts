@@ -293,6 +293,23 @@ describe("the document-record routes", () => {
     await second.body?.cancel();
   });
 
+  it("answer an export the user's line refused after its wait (tests/unit/export-slots.test.ts) with 429 and Retry-After", async () => {
+    const { exportSlots } = await import("@/lib/documents/export-slots");
+    const acquire = vi.spyOn(exportSlots, "acquire").mockResolvedValueOnce("busy");
+    try {
+      const answer = await exportRoute.GET(request("/api/documents/export?format=csv", { cookie: alice }), {});
+      expect(answer.status).toBe(429);
+      expect(answer.headers.get("retry-after")).toBe("10");
+      expect(await answer.json()).toMatchObject({ error: { code: "RATE_LIMITED", limit: "documents-export-running", retryAfterSeconds: 10 } });
+    } finally {
+      acquire.mockRestore();
+    }
+    // The next one is not refused.
+    const next = await exportRoute.GET(request("/api/documents/export?format=json", { cookie: alice }), {});
+    expect(next.status).toBe(200);
+    await next.text();
+  });
+
   it("answer a report that would take a document past 1,000 events with 409 EVENT_LIMIT_REACHED, naming the limit", async () => {
     const itemId = randomUUID();
     expect((await report(alice, itemId, [created()])).status).toBe(200);

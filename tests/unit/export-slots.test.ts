@@ -1,10 +1,14 @@
-import { describe, expect, it } from "vitest";
-import { createExportQueryGate, createExportSlots, EXPORTS_PER_USER } from "@/lib/documents/export-slots";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createExportQueryGate, createExportSlots, EXPORT_WAIT_MS, EXPORTS_PER_USER, exportsBusyError } from "@/lib/documents/export-slots";
 
 const settled = () => new Promise((resolve) => setImmediate(resolve));
 
 describe("export slots per user", () => {
-  it("runs at most two of one user's exports at once and queues the rest in order, never refusing one", async () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("runs at most two of one user's exports at once and queues the rest in order", async () => {
     expect(EXPORTS_PER_USER).toBe(2);
     const slots = createExportSlots();
     const started: number[] = [];
@@ -12,7 +16,7 @@ describe("export slots per user", () => {
     const requests = Array.from({ length: 6 }, (_, i) =>
       slots.acquire("alice").then((release) => {
         started.push(i);
-        releases[i] = release!;
+        releases[i] = release as () => void;
       }),
     );
     await settled();
@@ -44,12 +48,41 @@ describe("export slots per user", () => {
     const next = slots.acquire("alice");
     expect(slots.count("alice")).toEqual({ running: 1, waiting: 2 });
     gone.abort();
-    expect(await abandoned).toBeNull();
+    expect(await abandoned).toBe("abandoned");
     expect(slots.count("alice")).toEqual({ running: 1, waiting: 1 });
-    first!();
+    (first as () => void)();
     expect(await next).toEqual(expect.any(Function));
     expect(slots.count("alice")).toEqual({ running: 1, waiting: 0 });
-    expect(await slots.acquire("alice", AbortSignal.abort())).toBeNull();
+    expect(await slots.acquire("alice", AbortSignal.abort())).toBe("abandoned");
+  });
+
+  it("refuses an export that waited its longest in line, gives its place to the next, and starts one granted in time", async () => {
+    vi.useFakeTimers();
+    expect(EXPORT_WAIT_MS).toBe(30_000);
+    const slots = createExportSlots(1, EXPORT_WAIT_MS);
+    const first = (await slots.acquire("alice")) as () => void;
+    const late = slots.acquire("alice");
+    await vi.advanceTimersByTimeAsync(10_000);
+    const later = slots.acquire("alice");
+    await vi.advanceTimersByTimeAsync(EXPORT_WAIT_MS - 10_000 - 1);
+    expect(slots.count("alice")).toEqual({ running: 1, waiting: 2 });
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await late).toBe("busy");
+    expect(slots.count("alice")).toEqual({ running: 1, waiting: 1 });
+    // The one behind it is granted the slot when it frees, before its own wait is over, and is not refused later.
+    first();
+    const granted = await later;
+    expect(granted).toEqual(expect.any(Function));
+    await vi.advanceTimersByTimeAsync(EXPORT_WAIT_MS);
+    expect(slots.count("alice")).toEqual({ running: 1, waiting: 0 });
+    (granted as () => void)();
+    expect(slots.count("alice")).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it("answers a refused export with a 429 that says why and when to come back", () => {
+    const error = exportsBusyError();
+    expect(error).toMatchObject({ code: "RATE_LIMITED", status: 429, rateLimit: { limit: "documents-export-running", retryAfterSeconds: 10, headers: { "retry-after": "10" } } });
+    expect(error.userMessage).toBe("2 of your exports are still running and this one waited 30 s for one of them to end. Try again in 10 s.");
   });
 });
 
