@@ -37,7 +37,6 @@ const SEED = [
       from generate_series(1, ${sql.raw(String(DOCUMENTS))}) g`,
   sql`insert into document_events (user_key, item_id, event_id, type, at)
       select user_key, item_id, md5('search-event' || item_id)::uuid, 'created', created_at from documents where user_key like 'search-user-%'`,
-  sql`analyze`,
 ];
 
 /** What an operator types: an email, words in both scripts at several lengths, a number, an item id, a miss. */
@@ -62,19 +61,21 @@ const OLD_OWN_SEARCH = (q: string) => sql`
   select * from documents where user_key = ${OWN_USER} and removed_at is null and name ilike ${`%${q}%`}
   order by created_at desc nulls last, item_id desc nulls last limit 51`;
 
-export async function seed(database: OpenDatabase, url: string | undefined): Promise<number> {
+/** Seeds, then analyzes unless `analyze` is false (embedded-statistics.ts times the reads before and after). */
+export async function seed(database: OpenDatabase, url: string | undefined, { analyze = true } = {}): Promise<number> {
   const started = performance.now();
+  const statements = analyze ? [...SEED, sql`analyze`] : SEED;
   if (url) {
     // Over a plain connection: the app's pool gives up on any query after 5 s, and these take longer.
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
-      for (const statement of SEED) await drizzle({ client }).execute(statement);
+      for (const statement of statements) await drizzle({ client }).execute(statement);
     } finally {
       await client.end();
     }
   } else {
-    for (const statement of SEED) await database.db.execute(statement);
+    for (const statement of statements) await database.db.execute(statement);
   }
   return performance.now() - started;
 }

@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { acquireDataDirLock, DataDirLockedError } from "@/lib/db/data-dir-lock";
 import { DurableNodeFS, syncFolderTree } from "@/lib/db/durable-pglite";
+import { startEmbeddedMaintenance } from "@/lib/db/embedded-maintenance";
 import { DatabaseUnavailableError, describeDatabaseFailure, SchemaNotReadyError } from "@/lib/db/database-errors";
 import { MIGRATION_LOCK_TIMEOUT_MS, migratePgliteDatabase, migratePostgresDatabase } from "@/lib/db/migrate";
 import { readPgliteSeed } from "@/lib/db/pglite-seed";
@@ -65,6 +66,7 @@ async function openPglite(dir: string): Promise<OpenDatabase> {
   const lock = acquireDataDirLock(dataDir);
   const fs = new DurableNodeFS(dataDir);
   let client: PGlite | undefined;
+  let maintenance: Awaited<ReturnType<typeof startEmbeddedMaintenance>>;
   try {
     const fresh = !existsSync(path.join(dataDir, "PG_VERSION"));
     // An empty folder starts from the build's seed when there is one; migrations then apply anything newer.
@@ -73,6 +75,15 @@ async function openPglite(dir: string): Promise<OpenDatabase> {
     // The files the seed (or initdb) wrote are not PostgreSQL's writes, and so not synced by it.
     if (fresh) syncFolderTree(dataDir);
     await migratePgliteDatabase(client);
+    // No autovacuum in a single backend: the app analyzes and vacuums the tables itself.
+    maintenance = await startEmbeddedMaintenance(client, () => {
+      try {
+        lock.assertHeld();
+        return true;
+      } catch {
+        return false;
+      }
+    });
   } catch (error) {
     await client?.close().catch(() => {});
     lock.release();
@@ -85,6 +96,7 @@ async function openPglite(dir: string): Promise<OpenDatabase> {
     where: dataDir,
     assertWritable: () => lock.assertHeld(),
     async close() {
+      await maintenance.stop();
       try {
         lock.assertHeld();
       } catch (error) {
