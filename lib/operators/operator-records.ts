@@ -231,17 +231,19 @@ export function operatorRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
       const neverBefore = new Date(now.getTime() - (query.neverUploadedAfterMs ?? DEFAULT_NEVER_UPLOADED_AFTER_MS));
       const silentBefore = new Date(now.getTime() - (query.silentUploadAfterMs ?? DEFAULT_SILENT_UPLOAD_AFTER_MS));
       const limit = Math.min(Math.max(1, query.limit ?? 100), 500);
-      const stuck = sql`from documents d
+      // Every stuck document with its last event, read once: the counts are window aggregates over all of them, the
+      // page is what follows the cursor. The cursor compares exact microseconds (extract gives numeric): no rounding
+      // can repeat or skip a row.
+      const cursor = query.after ? sql`(${String(query.after.atMicros)}::numeric, ${String(query.after.eventId)}::bigint)` : null;
+      const stuck = sql`select d.user_key, d.item_id, d.name, d.status, d.created_at, e.id as event_id, e.type as event_type, e.at as event_at,
+                extract(epoch from e.at) * 1000000 as micros, e.device, e.details->>'errorCode' as error_code
+              from documents d
               cross join lateral (select le.id, le.type, le.at, le.device, le.details from document_events le
                                   where le.user_key = d.user_key and le.item_id = d.item_id
                                   order by le.at desc, le.id desc limit 1) e
-              left join users u on u.user_key = d.user_key
               where d.removed_at is null and d.status in ('created', 'uploading') and d.created_at <= ${now.toISOString()}::timestamptz
                 and ((d.status = 'created' and d.created_at < ${neverBefore.toISOString()}::timestamptz)
                   or (d.status = 'uploading' and e.at < ${silentBefore.toISOString()}::timestamptz))`;
-      // The cursor compares exact microseconds (extract gives numeric): no rounding can repeat or skip a row.
-      const eventMicros = sql`extract(epoch from e.at) * 1000000`;
-      const pastCursor = query.after ? sql`(${eventMicros}, e.id) > (${String(query.after.atMicros)}::numeric, ${String(query.after.eventId)}::bigint)` : null;
       return run("stuck", async (db) => {
         const found = await rows<{
           user_key: string;
@@ -257,19 +259,23 @@ export function operatorRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
           event_micros: number;
           device: string | null;
           error_code: string | null;
+          total: number;
+          skipped: number;
         }>(
           db,
-          sql`select d.user_key, d.item_id, d.name, d.status, ${iso(sql`d.created_at`)} as created_at, u.email, u.display_name,
-                e.id as event_id, e.type as event_type, ${iso(sql`e.at`)} as event_at, (${eventMicros})::float8 as event_micros, e.device,
-                e.details->>'errorCode' as error_code
-              ${stuck} ${pastCursor ? sql`and ${pastCursor}` : sql``}
-              order by e.at asc, e.id asc
+          sql`select s.user_key, s.item_id, s.name, s.status, ${iso(sql`s.created_at`)} as created_at, u.email, u.display_name,
+                s.event_id, s.event_type, ${iso(sql`s.event_at`)} as event_at, s.micros::float8 as event_micros, s.device, s.error_code,
+                s.total, s.skipped
+              from (select t.*, count(*) over ()::int as total,
+                           ${cursor ? sql`(count(*) filter (where (t.micros, t.event_id) <= ${cursor}) over ())::int` : sql`0`} as skipped
+                    from (${stuck}) t) s
+              left join users u on u.user_key = s.user_key
+              ${cursor ? sql`where (s.micros, s.event_id) > ${cursor}` : sql``}
+              order by s.event_at asc, s.event_id asc
               limit ${limit + 1}`,
         );
-        const [counts] = await rows<{ total: number; skipped: number }>(
-          db,
-          sql`select count(*)::int as total, ${pastCursor ? sql`count(*) filter (where not ${pastCursor})` : sql`0`}::int as skipped ${stuck}`,
-        );
+        // Past the last page no row carries the counts.
+        const counts = found[0] ?? (query.after ? (await rows<{ total: number; skipped: number }>(db, sql`select count(*)::int as total, count(*)::int as skipped from (${stuck}) t`))[0] : undefined);
         const page = found.slice(0, limit);
         const last = page.at(-1);
         return {

@@ -167,6 +167,9 @@ describe.each(backends)("operator records on %s", (_name, open) => {
     const after = await operator.listStuckDocuments({ now, limit: 2, after: endingThere.next! });
     expect(after).toMatchObject({ total: 4, skipped: 2, next: null });
     expect(after.documents.map((row) => row.itemId)).toEqual([seeded[3], seeded[4]]);
+    // A cursor past the last row (its documents moved on meanwhile): an empty page that still counts them all.
+    const beyond = await operator.listStuckDocuments({ now, limit: 2, after: { atMicros: day("23:00:00").getTime() * 1000, eventId: 0 } });
+    expect(beyond).toEqual({ documents: [], total: 4, skipped: 4, next: null });
     // The milliseconds of 03:00:00.123 survive the cursor: a cursor at that row leaves only 04:00.
     const atThree = await operator.listStuckDocuments({ now, limit: 1, after: { atMicros: day("03:00:00.123").getTime() * 1000, eventId: Number.MAX_SAFE_INTEGER } });
     expect(atThree.documents.map((row) => row.itemId)).toEqual([seeded[4]]);
