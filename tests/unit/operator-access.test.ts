@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -142,6 +143,71 @@ describe("the operator routes", () => {
       ["export", "oscar@example.com", "2026-11-01..2026-11-02 UTC csv"],
       ["export_access_log", "oscar@example.com", "json"],
     ]);
+  });
+
+  it("know a user found to be an operator for a day while the database does not answer, and nobody else", async () => {
+    const { operatorOf, createKnownOperators, KNOWN_OPERATOR_TTL_MS } = await import("@/lib/operators/operator-access");
+    const { DatabaseUnavailableError } = await import("@/lib/db/database-errors");
+    let clock = 0;
+    const known = createKnownOperators(() => clock);
+    const emails = new Set(["oscar@example.com"]);
+    const down = async (): Promise<string | null> => {
+      throw new DatabaseUnavailableError("down");
+    };
+    let answer: () => Promise<string | null> = async () => "oscar@example.com";
+    const records = { verifiedEmailOfUser: () => answer() };
+    const of = (subject: string) => operatorOf(subject, records, emails, known);
+    expect(await of("oscar")).toMatchObject({ email: "oscar@example.com" });
+    answer = down;
+    expect(await of("oscar")).toMatchObject({ email: "oscar@example.com" });
+    await expect(of("bob")).rejects.toThrow("down");
+    // Not an outage: any other error is thrown, known or not.
+    answer = async () => {
+      throw new Error("syntax error");
+    };
+    await expect(of("oscar")).rejects.toThrow("syntax error");
+    // A day from the database's answer; the outage's own calls do not extend it.
+    answer = down;
+    clock = KNOWN_OPERATOR_TTL_MS;
+    expect(await of("oscar")).not.toBeNull();
+    clock = KNOWN_OPERATOR_TTL_MS + 1;
+    await expect(of("oscar")).rejects.toThrow("down");
+    // The database saying otherwise is remembered at once.
+    answer = async () => "oscar@example.com";
+    expect(await of("oscar")).not.toBeNull();
+    answer = async () => null;
+    expect(await of("oscar")).toBeNull();
+    answer = down;
+    await expect(of("oscar")).rejects.toThrow("down");
+  });
+
+  it("answer 503 to an operator while the database is held by another process, and still 404 to anyone else", async () => {
+    // The operator is found once with the database up.
+    expect((await get(accessExportRoute, "/api/operator/access-log/export?format=json", cookies.operator)).status).toBe(200);
+    await closeDatabase();
+    const holder = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", "tests/support/acquire-data-dir-lock.ts", join(dir, "db")], { stdio: ["pipe", "pipe", "inherit"] });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let out = "";
+        holder.stdout.on("data", (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes("locked")) resolve();
+        });
+        holder.once("exit", (code) => reject(new Error(`lock holder exited ${code}`)));
+      });
+      const operator = await get(exportRoute, "/api/operator/export?format=csv&range=7d", cookies.operator);
+      expect(operator.status).toBe(503);
+      expect((await operator.json()).error.code).toBe("DATABASE_UNAVAILABLE");
+      for (const cookie of [undefined, cookies.user, cookies.unverified]) {
+        const res = await get(exportRoute, "/api/operator/export?format=csv&range=7d", cookie);
+        expect(res.status).toBe(404);
+      }
+    } finally {
+      holder.stdin.end();
+      await new Promise((resolve) => holder.once("exit", resolve));
+    }
+    // The folder free again: the next request opens it.
+    expect((await get(accessExportRoute, "/api/operator/access-log/export?format=json", cookies.operator)).status).toBe(200);
   });
 
   it("answer 404 to the operator once their session has ended (signed out)", async () => {
