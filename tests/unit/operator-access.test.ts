@@ -197,7 +197,7 @@ describe("the operator routes", () => {
       });
       const operator = await get(exportRoute, "/api/operator/export?format=csv&range=7d", cookies.operator);
       expect(operator.status).toBe(503);
-      expect((await operator.json()).error.code).toBe("DATABASE_UNAVAILABLE");
+      expect((await operator.json()).error).toMatchObject({ code: "DATABASE_UNAVAILABLE", message: "The database is not answering: operator data and exports are unavailable until it is back." });
       for (const cookie of [undefined, cookies.user, cookies.unverified]) {
         const res = await get(exportRoute, "/api/operator/export?format=csv&range=7d", cookie);
         expect(res.status).toBe(404);

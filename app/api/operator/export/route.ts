@@ -4,7 +4,7 @@ import { resolvePeriod } from "@/app/operator/_lib/period";
 import { describeDatabaseError } from "@/lib/db/database-errors";
 import { withDocumentRecords } from "@/lib/documents/document-route-errors";
 import { exportByteStream } from "@/lib/documents/documents-export";
-import { AppError } from "@/lib/errors";
+import { AppError, OPERATOR_DATA_UNAVAILABLE_MESSAGE } from "@/lib/errors";
 import { TIME_ZONE_COOKIE } from "@/lib/i18n/locales";
 import { resolveTimeZone } from "@/lib/i18n/resolve-locale";
 import { getLogger } from "@/lib/logging/logger";
@@ -45,12 +45,13 @@ export const GET = withErrorHandling(async (req) => {
     throw new AppError("VALIDATION_FAILED", 400, message, { [resolved.error.field]: [message] });
   }
   const { firstDay, lastDay, period } = resolved;
-  await withDocumentRecords(() => recordOperatorAccess(operator, { action: "export", detail: `${firstDay}..${lastDay} ${timeZone} ${format}` }));
+  await withDocumentRecords(() => recordOperatorAccess(operator, { action: "export", detail: `${firstDay}..${lastDay} ${timeZone} ${format}` }), OPERATOR_DATA_UNAVAILABLE_MESSAGE);
   const requestId = currentRequestId();
   const body = await withDocumentRecords(() =>
     exportByteStream(operatorExportChunks(period, format), (error) =>
       getLogger().error({ msg: `operator export stopped part-way: ${describeDatabaseError(error)}`, requestId, code: "EXPORT_INCOMPLETE" }),
     ),
+    OPERATOR_DATA_UNAVAILABLE_MESSAGE,
   );
   return new NextResponse(body, {
     headers: {

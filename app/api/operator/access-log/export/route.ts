@@ -2,6 +2,7 @@ import { NextResponse } from "next/server";
 import { z } from "zod";
 import { describeDatabaseError } from "@/lib/db/database-errors";
 import { withDocumentRecords } from "@/lib/documents/document-route-errors";
+import { OPERATOR_DATA_UNAVAILABLE_MESSAGE } from "@/lib/errors";
 import { exportByteStream } from "@/lib/documents/documents-export";
 import { getLogger } from "@/lib/logging/logger";
 import { currentRequestId } from "@/lib/logging/request-context";
@@ -23,12 +24,13 @@ export const GET = withErrorHandling(async (req) => {
   const operator = await requireOperatorForRequest(req);
   await spendBudget("operator-export", operator.userKey);
   const { format } = formatSchema.parse({ format: req.nextUrl.searchParams.get("format") ?? "csv" });
-  await withDocumentRecords(() => recordOperatorAccess(operator, { action: "export_access_log", detail: format }));
+  await withDocumentRecords(() => recordOperatorAccess(operator, { action: "export_access_log", detail: format }), OPERATOR_DATA_UNAVAILABLE_MESSAGE);
   const requestId = currentRequestId();
   const body = await withDocumentRecords(() =>
     exportByteStream(accessLogExportChunks(format), (error) =>
       getLogger().error({ msg: `access log export stopped part-way: ${describeDatabaseError(error)}`, requestId, code: "EXPORT_INCOMPLETE" }),
     ),
+    OPERATOR_DATA_UNAVAILABLE_MESSAGE,
   );
   return new NextResponse(body, {
     headers: {
