@@ -114,8 +114,7 @@ function StuckPages({ params, page }: { params: StuckParams; page: StuckPage }) 
     if (after) query.set("after", stuckCursorParam(after));
     return `/operator/stuck?${query}`;
   };
-  // The counts are read a moment after the rows: never offer fewer than the one row the next page is known to hold.
-  const following = Math.max(1, Math.min(STUCK_PAGE_SIZE, page.total - page.skipped - page.documents.length));
+  const following = Math.min(STUCK_PAGE_SIZE, page.total - page.skipped - page.documents.length);
   return (
     <nav aria-label={t("pagesLabel")} className="flex justify-between gap-2">
       {params.after ? (
