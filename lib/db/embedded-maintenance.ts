@@ -52,7 +52,8 @@ export function tableNeeds(table: Omit<TableState, "name">): { analyze: boolean;
  * One pass over the app's tables: VACUUM those with enough dead rows, then ANALYZE those changed enough (all their
  * columns: a column list would leave the change counter as it is). documents_name_grams_idx gathers no statistics
  * (migration 0004), so ANALYZE does not call document_name_grams() on each sampled row: 0.2 s at 100,000 documents
- * against 4.0 s (npm run bench:documents:statistics). PGlite answers one query at a time on the event loop: each statement holds it for its length (logged).
+ * against 4.0 s (npm run bench:documents:statistics). PGlite answers one query at a time on the event loop: each
+ * statement holds it for its length (logged).
  */
 export async function maintainEmbeddedTables(client: Pick<PGlite, "query" | "exec">): Promise<MaintenancePass> {
   const started = performance.now();
