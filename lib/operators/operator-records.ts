@@ -161,16 +161,19 @@ export function operatorRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
       const { from, to, timeZone } = period;
       const inPeriod = sql`d.created_at >= ${from.toISOString()}::timestamptz and d.created_at < ${to.toISOString()}::timestamptz`;
       return run("overview", async (db) => {
-        const [counts] = await rows<Record<"created" | "uploaded" | "failed" | "cancelled" | "replaced" | "pending", number>>(
+        // The period's documents by day and status in one scan; the period's totals are the days' sums.
+        const perDay = await rows<{ day: string } & Record<"created" | "uploaded" | "failed" | "cancelled" | "replaced" | "pending", number>>(
           db,
-          sql`select count(*)::int as created,
+          sql`select to_char(d.created_at at time zone ${timeZone}, 'YYYY-MM-DD') as day, count(*)::int as created,
                 count(*) filter (where d.status = 'uploaded')::int as uploaded,
                 count(*) filter (where d.status = 'failed')::int as failed,
                 count(*) filter (where d.status = 'abandoned')::int as cancelled,
                 count(*) filter (where d.status = 'replaced')::int as replaced,
                 count(*) filter (where d.status in ('created', 'uploading'))::int as pending
-              from documents d where ${inPeriod}`,
+              from documents d where ${inPeriod} group by 1`,
         );
+        const c = { created: 0, uploaded: 0, failed: 0, cancelled: 0, replaced: 0, pending: 0 };
+        for (const day of perDay) for (const key of Object.keys(c) as (keyof typeof c)[]) c[key] += day[key];
         // From the document's creation to its first "uploaded" event; imported documents have none and are left out.
         // A browser clock behind the server's could make it negative: counted as 0.
         const [times] = await rows<{ median: number | null; p95: number | null }>(
@@ -197,14 +200,7 @@ export function operatorRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
           sql`select count(distinct e.user_key)::int as users from document_events e
               where e.at >= ${from.toISOString()}::timestamptz and e.at < ${to.toISOString()}::timestamptz`,
         );
-        const perDay = await rows<{ day: string; created: number; uploaded: number; failed: number }>(
-          db,
-          sql`select to_char(d.created_at at time zone ${timeZone}, 'YYYY-MM-DD') as day, count(*)::int as created,
-                count(*) filter (where d.status = 'uploaded')::int as uploaded, count(*) filter (where d.status = 'failed')::int as failed
-              from documents d where ${inPeriod} group by 1`,
-        );
         const byDay = new Map(perDay.map((row) => [row.day, row]));
-        const c = counts!;
         return {
           period: { from: from.toISOString(), to: to.toISOString(), timeZone },
           ...c,
