@@ -80,6 +80,10 @@ export function sessionNotFoundError(): AppError {
   return new AppError("SESSION_NOT_FOUND", 404, "That session has already ended.");
 }
 
+const DOCUMENTS_UNAVAILABLE_MESSAGE = "Your document list is temporarily unavailable. Uploads still work, and their records will be added when it is back.";
+/** The same 503 on an operator route: no upload of the operator's is at stake there. */
+export const OPERATOR_DATA_UNAVAILABLE_MESSAGE = "The database is not answering: operator data and exports are unavailable until it is back.";
+
 /**
  * The document records' database cannot be reached or answered too slowly. The upload itself never depends on it:
  * the browser keeps its reports and sends them again.
@@ -87,10 +91,6 @@ export function sessionNotFoundError(): AppError {
 export function databaseUnavailableError(cause?: unknown, userMessage = DOCUMENTS_UNAVAILABLE_MESSAGE): AppError {
   return new AppError("DATABASE_UNAVAILABLE", 503, userMessage, undefined, { cause });
 }
-
-const DOCUMENTS_UNAVAILABLE_MESSAGE = "Your document list is temporarily unavailable. Uploads still work, and their records will be added when it is back.";
-/** The same 503 on an operator route: no upload of the operator's is at stake there. */
-export const OPERATOR_DATA_UNAVAILABLE_MESSAGE = "The database is not answering: operator data and exports are unavailable until it is back.";
 
 /** No document of the signed-in user has that id: never recorded, removed from the list, or someone else's. */
 export function documentNotFoundError(): AppError {

@@ -17,7 +17,7 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { percentile } from "../load/stats";
-import { openDatabase, type OpenDatabase } from "@/lib/db/client";
+import { openDatabase, queryRows } from "@/lib/db/client";
 import { maintainEmbeddedTables } from "@/lib/db/embedded-maintenance";
 import { documentRecordsFor } from "@/lib/documents/document-records";
 import { operatorRecordsFor } from "@/lib/operators/operator-records";
@@ -27,20 +27,18 @@ const WARMUP = 5;
 const runsArg = process.argv.indexOf("--runs");
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 20;
 
-async function rows<T>(database: OpenDatabase, query: ReturnType<typeof sql>): Promise<T[]> {
-  return ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
-}
-
 async function main() {
   const work = mkdtempSync(path.join(os.tmpdir(), "esign-bench-statistics-"));
   // Opened empty (its pass at open has nothing to do), then filled: as a deployment's tables fill up while it runs.
   const database = await openDatabase({ dir: path.join(work, "db") });
+  // The PGlite under drizzle, as the app's maintenance gets it.
+  const client = (database.db as unknown as { $client: Parameters<typeof maintainEmbeddedTables>[0] }).$client;
   try {
     const seedMs = await seed(database, undefined, { analyze: false });
     console.log(`seeded 100,000 documents across 1,000 users in ${(seedMs / 1000).toFixed(1)} s`);
     const own = documentRecordsFor(async () => database);
     const operator = operatorRecordsFor(async () => database);
-    const [one] = await rows<{ item_id: string }>(database, sql`select item_id from documents where user_key = 'search-user-1' limit 1`);
+    const [one] = await queryRows<{ item_id: string }>(database.db, sql`select item_id from documents where user_key = 'search-user-1' limit 1`);
     const now = new Date("2026-03-15T00:00:00Z");
     const reads: Array<[string, () => Promise<unknown>]> = [
       ["a user's list, first page (10,000 documents)", () => own.listDocuments("search-user-1", { limit: 50 })],
@@ -66,10 +64,10 @@ async function main() {
       }
       return medians;
     };
-    const [before] = await rows<{ reltuples: number }>(database, sql`select reltuples::float8 as reltuples from pg_class where relname = 'documents'`);
+    const [before] = await queryRows<{ reltuples: number }>(database.db, sql`select reltuples::float8 as reltuples from pg_class where relname = 'documents'`);
     const never = await timeAll();
-    const pass = await maintainEmbeddedTables((database.db as unknown as { $client: Parameters<typeof maintainEmbeddedTables>[0] }).$client);
-    const [after] = await rows<{ reltuples: number }>(database, sql`select reltuples::float8 as reltuples from pg_class where relname = 'documents'`);
+    const pass = await maintainEmbeddedTables(client);
+    const [after] = await queryRows<{ reltuples: number }>(database.db, sql`select reltuples::float8 as reltuples from pg_class where relname = 'documents'`);
     const analyzed = await timeAll();
 
     console.log(`\nEmbedded PGlite, 100,000 documents: medians of ${RUNS} calls after ${WARMUP} warm-up ones; ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
@@ -92,8 +90,8 @@ async function main() {
 
     // Half the documents change status (one dead row version each): the next pass vacuums and analyzes them.
     await database.db.execute(sql`update documents set status = 'uploaded', updated_at = updated_at + interval '1 minute' where status <> 'uploaded' or size % 4 = 0`);
-    const [dead] = await rows<{ dead: number }>(database, sql`select n_dead_tup::int as dead from pg_stat_user_tables where relname = 'documents'`);
-    const cleanup = await maintainEmbeddedTables((database.db as unknown as { $client: Parameters<typeof maintainEmbeddedTables>[0] }).$client);
+    const [dead] = await queryRows<{ dead: number }>(database.db, sql`select n_dead_tup::int as dead from pg_stat_user_tables where relname = 'documents'`);
+    const cleanup = await maintainEmbeddedTables(client);
     console.log(`${dead!.dead} dead row versions in documents: the maintenance pass took ${cleanup.ms.toFixed(0)} ms (vacuumed ${cleanup.vacuumed.join(", ") || "none"}; analyzed ${cleanup.analyzed.join(", ") || "none"})`);
   } finally {
     await database.close();

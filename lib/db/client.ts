@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -155,6 +155,11 @@ async function openPostgres(options: DatabaseOptions & { url: string }): Promise
  * (refused with DataDirLockedError when another process holds that folder). On PostgreSQL, waiting for another
  * instance's migration lock ends after `migrationLockTimeoutMs` with SchemaNotReadyError. Not cached: see getDatabase.
  */
+/** A query's rows: node-postgres and PGlite both answer with `rows`. */
+export async function queryRows<T>(db: Database, query: SQL): Promise<T[]> {
+  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<OpenDatabase> {
   return options.url ? openPostgres({ ...options, url: options.url }) : openPglite(options.dir);
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { sql, type SQL } from "drizzle-orm";
-import { configuredDatabaseKind, getDatabase, type Database, type DatabaseKind, type OpenDatabase } from "@/lib/db/client";
+import { configuredDatabaseKind, getDatabase, queryRows, type Database, type DatabaseKind, type OpenDatabase } from "@/lib/db/client";
 import { DatabaseQueryError, DatabaseUnavailableError, describeDatabaseFailure, isDatabaseUnavailable, sqlstateOf } from "@/lib/db/database-errors";
 import { operatorAccessLog, type DocumentEventType, type DocumentStatus, type OperatorAccessAction } from "@/lib/db/schema";
 import { documentIdSchema } from "@/lib/documents/document-record-input";
@@ -44,11 +44,6 @@ function escapeLike(text: string): string {
 /** The condition a name search puts on `documents` (aliased `d`): the gram index narrows, ILIKE decides. */
 export function nameMatches(query: string): SQL {
   return sql`document_name_grams(d.name) @> document_name_query_grams(${query}) and d.name ilike ${`%${escapeLike(query)}%`}`;
-}
-
-async function rows<T>(db: Database, query: SQL): Promise<T[]> {
-  // node-postgres and PGlite both answer with `rows`.
-  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
 type UserRow = { user_key: string; email: string | null; display_name: string | null; first_seen_at: string; last_seen_at: string };
@@ -148,7 +143,7 @@ export function operatorRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
   }
 
   async function findUser(db: Database, userKey: string): Promise<OperatorUserRecord | null> {
-    const [row] = await rows<UserRow>(db, sql`select ${USER_COLUMNS} from users u where u.user_key = ${userKey}`);
+    const [row] = await queryRows<UserRow>(db, sql`select ${USER_COLUMNS} from users u where u.user_key = ${userKey}`);
     return row ? toUser(row) : null;
   }
 
@@ -162,7 +157,7 @@ export function operatorRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
       const inPeriod = sql`d.created_at >= ${from.toISOString()}::timestamptz and d.created_at < ${to.toISOString()}::timestamptz`;
       return run("overview", async (db) => {
         // The period's documents by day and status in one scan; the period's totals are the days' sums.
-        const perDay = await rows<{ day: string } & Record<"created" | "uploaded" | "failed" | "cancelled" | "replaced" | "pending", number>>(
+        const perDay = await queryRows<{ day: string } & Record<"created" | "uploaded" | "failed" | "cancelled" | "replaced" | "pending", number>>(
           db,
           sql`select to_char(d.created_at at time zone ${timeZone}, 'YYYY-MM-DD') as day, count(*)::int as created,
                 count(*) filter (where d.status = 'uploaded')::int as uploaded,
@@ -176,7 +171,7 @@ export function operatorRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
         for (const day of perDay) for (const key of Object.keys(c) as (keyof typeof c)[]) c[key] += day[key];
         // From the document's creation to its first "uploaded" event; imported documents have none and are left out.
         // A browser clock behind the server's could make it negative: counted as 0.
-        const [times] = await rows<{ median: number | null; p95: number | null }>(
+        const [times] = await queryRows<{ median: number | null; p95: number | null }>(
           db,
           sql`select percentile_cont(0.5) within group (order by t.ms) as median, percentile_cont(0.95) within group (order by t.ms) as p95
               from (select greatest(0, extract(epoch from (u.at - d.created_at)) * 1000)::float8 as ms
@@ -185,7 +180,7 @@ export function operatorRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
                                         where e.user_key = d.user_key and e.item_id = d.item_id and e.type = 'uploaded') u
                     where ${inPeriod} and d.status = 'uploaded' and u.at is not null) t`,
         );
-        const failures = await rows<{ error_code: string | null; count: number }>(
+        const failures = await queryRows<{ error_code: string | null; count: number }>(
           db,
           sql`select f.code as error_code, count(*)::int as count
               from documents d
@@ -195,7 +190,7 @@ export function operatorRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
               where ${inPeriod} and d.status = 'failed'
               group by f.code order by count(*) desc, f.code nulls last`,
         );
-        const [active] = await rows<{ users: number }>(
+        const [active] = await queryRows<{ users: number }>(
           db,
           sql`select count(distinct e.user_key)::int as users from document_events e
               where e.at >= ${from.toISOString()}::timestamptz and e.at < ${to.toISOString()}::timestamptz`,
@@ -241,7 +236,7 @@ export function operatorRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
                 and ((d.status = 'created' and d.created_at < ${neverBefore.toISOString()}::timestamptz)
                   or (d.status = 'uploading' and e.at < ${silentBefore.toISOString()}::timestamptz))`;
       return run("stuck", async (db) => {
-        const found = await rows<{
+        const found = await queryRows<{
           user_key: string;
           item_id: string;
           name: string;
@@ -271,7 +266,7 @@ export function operatorRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
               limit ${limit + 1}`,
         );
         // Past the last page no row carries the counts.
-        const counts = found[0] ?? (query.after ? (await rows<{ total: number; skipped: number }>(db, sql`select count(*)::int as total, count(*)::int as skipped from (${stuck}) t`))[0] : undefined);
+        const counts = found[0] ?? (query.after ? (await queryRows<{ total: number; skipped: number }>(db, sql`select count(*)::int as total, count(*)::int as skipped from (${stuck}) t`))[0] : undefined);
         const page = found.slice(0, limit);
         const last = page.at(-1);
         return {
@@ -306,7 +301,7 @@ export function operatorRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
       return run("search", async (db) => {
         if (!query) return { query, users: [], documents: [] };
         const pattern = `%${escapeLike(query)}%`;
-        const users = await rows<UserRow & { document_count: number }>(
+        const users = await queryRows<UserRow & { document_count: number }>(
           db,
           sql`select ${USER_COLUMNS}, (select count(*) from documents d where d.user_key = u.user_key)::int as document_count
               from users u where u.email ilike ${pattern} or u.display_name ilike ${pattern}
@@ -318,7 +313,7 @@ export function operatorRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
           // pasted are not part of it. Equality on the three spellings keeps to documents_item_id_idx.
           const bare = query.replace(/^\{|\}$/g, "");
           const spellings = [...new Set([bare, bare.toLowerCase(), bare.toUpperCase()])];
-          documents = await rows<DocumentSummaryRow>(
+          documents = await queryRows<DocumentSummaryRow>(
             db,
             sql`select ${DOCUMENT_SUMMARY_COLUMNS} from documents d left join users u on u.user_key = d.user_key
                 where d.item_id in (${sql.join(spellings.map((s) => sql`${s}`), sql`, `)})
@@ -326,7 +321,7 @@ export function operatorRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
           );
         } else {
           // A subquery, not a CTE: its rows stream through the filter from documents_created_idx, none kept.
-          const recent = await rows<DocumentSummaryRow>(
+          const recent = await queryRows<DocumentSummaryRow>(
             db,
             sql`select ${DOCUMENT_SUMMARY_COLUMNS}
                 from (select d0.user_key, d0.item_id, d0.name, d0.doctype, d0.status, d0.created_at, d0.updated_at, d0.removed_at
@@ -339,7 +334,7 @@ export function operatorRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
           // every document there is, it finds the same ones, at the cost of one more small query).
           if (recent.length === limit) documents = recent;
           else {
-            documents = await rows<DocumentSummaryRow>(
+            documents = await queryRows<DocumentSummaryRow>(
               db,
               sql`select ${DOCUMENT_SUMMARY_COLUMNS} from documents d left join users u on u.user_key = d.user_key
                   where ${nameMatches(query)}
@@ -361,7 +356,7 @@ export function operatorRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
       const after = options.cursor ? decodeUserCursor(options.cursor) : undefined;
       return run("user", async (db) => {
         const user = await findUser(db, userKey);
-        const found = await rows<DocumentSummaryRow & { cursor_at: string }>(
+        const found = await queryRows<DocumentSummaryRow & { cursor_at: string }>(
           db,
           sql`select ${DOCUMENT_SUMMARY_COLUMNS}, d.created_at::text as cursor_at
               from documents d left join users u on u.user_key = d.user_key
@@ -385,7 +380,7 @@ export function operatorRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
     /** One document with its full audit trail (oldest first) and the technical facts kept with each event. */
     getOperatorDocument(userKey: string, itemId: string): Promise<OperatorDocumentPage | null> {
       return run("document", async (db) => {
-        const [doc] = await rows<
+        const [doc] = await queryRows<
           DocumentSummaryRow & { file_id: string; subdocid: number; container: string | null; size: string | number | null; md5: string | null; replaced_by_item_id: string | null }
         >(
           db,
@@ -394,7 +389,7 @@ export function operatorRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
               where d.user_key = ${userKey} and d.item_id = ${itemId}`,
         );
         if (!doc) return null;
-        const events = await rows<{ event_id: string; type: DocumentEventType; at: string; recorded_at: string; request_id: string | null; device: string | null; details: Record<string, unknown> }>(
+        const events = await queryRows<{ event_id: string; type: DocumentEventType; at: string; recorded_at: string; request_id: string | null; device: string | null; details: Record<string, unknown> }>(
           db,
           sql`select e.event_id::text as event_id, e.type, ${iso(sql`e.at`)} as at, ${iso(sql`e.recorded_at`)} as recorded_at, e.request_id, e.device, e.details
               from document_events e where e.user_key = ${userKey} and e.item_id = ${itemId}
@@ -463,7 +458,7 @@ export function operatorRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
       let after: { at: string; userKey: string; itemId: string } | undefined;
       for (;;) {
         const found = await run("export", (db) =>
-          rows<DocumentSummaryRow & { cursor_at: string; size: string | number | null; md5: string | null; last_error_code: string | null }>(
+          queryRows<DocumentSummaryRow & { cursor_at: string; size: string | number | null; md5: string | null; last_error_code: string | null }>(
             db,
             sql`select ${DOCUMENT_SUMMARY_COLUMNS}, d.created_at::text as cursor_at, d.size, d.md5,
                   (select e.details->>'errorCode' from document_events e
@@ -496,7 +491,7 @@ export function operatorRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
      */
     deleteUsersNotSeenSince(before: Date): Promise<number> {
       return run("retention_sweep", async (db) => {
-        const deleted = await rows<{ user_key: string }>(
+        const deleted = await queryRows<{ user_key: string }>(
           db,
           sql`delete from users u where u.last_seen_at < ${before.toISOString()}::timestamptz
               and not exists (select 1 from documents d where d.user_key = u.user_key) returning u.user_key`,
@@ -523,7 +518,7 @@ type AccessRow = {
 };
 
 async function accessRows(db: Database, tail: SQL): Promise<OperatorAccessEntry[]> {
-  const found = await rows<AccessRow>(
+  const found = await queryRows<AccessRow>(
     db,
     sql`select a.id, ${iso(sql`a.at`)} as at, a.operator_user_key, a.operator_email, a.action, a.subject_user_key, u.email as subject_email, a.item_id, a.detail
         from operator_access_log a left join users u on u.user_key = a.subject_user_key ${tail}`,

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase, type OpenDatabase } from "@/lib/db/client";
+import { openDatabase, queryRows, type Database } from "@/lib/db/client";
 import { maintainEmbeddedTables, tableNeeds } from "@/lib/db/embedded-maintenance";
 import { migratePgliteDatabase } from "@/lib/db/migrate";
 
@@ -19,16 +19,12 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-/** `count` documents of one user, as the seeds of the benches write them. */
+/** `count` documents across ten users, numbered from `from`, all still "created". */
 const insertDocuments = (from: number, count: number) => `
   insert into documents (user_key, item_id, file_id, subdocid, container, name, doctype, size, md5, status, created_at, updated_at)
   select 'user-' || (g % 10), md5('item' || g)::uuid::text, md5('file' || g)::uuid::text, 0, 'documents', 'Lease ' || g, 'contract', 1000, md5('x'), 'created',
          timestamptz '2026-01-01' + g * interval '1 minute', timestamptz '2026-01-01' + g * interval '1 minute'
   from generate_series(${from}, ${from + count - 1}) g`;
-
-async function rowsOf<T>(database: OpenDatabase, query: ReturnType<typeof sql>): Promise<T[]> {
-  return ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
-}
 
 describe("what a table needs, by autovacuum's default thresholds", () => {
   it("analyzes a table never analyzed that has pages, one changed past 50 + 10 %, or one grown 20 % on disk since; vacuums past 50 + 20 % dead", () => {
@@ -75,27 +71,26 @@ describe("the embedded database's own maintenance", () => {
 
   it("analyzes at open a table that grew while the change counters were lost (they start at zero on each open)", async () => {
     const dir = join(tempDir(), "db");
-    let database = await openDatabase({ dir });
-    try {
-      // Written and closed before any pass could see it: the next open finds the table never analyzed.
-      await database.db.execute(sql.raw(insertDocuments(1, 1_000)));
-    } finally {
-      await database.close();
-    }
-    database = await openDatabase({ dir });
-    try {
-      expect((await rowsOf<{ reltuples: number }>(database, sql`select reltuples::float8 as reltuples from pg_class where relname = 'documents'`))[0]?.reltuples).toBe(1_000);
-      await database.db.execute(sql.raw(insertDocuments(1_001, 4_000)));
-    } finally {
-      await database.close();
-    }
-    database = await openDatabase({ dir });
-    try {
+    /** Opens the folder as the server does (its pass at open included), runs `work`, and closes it. */
+    const whileOpen = async (work: (db: Database) => Promise<unknown>) => {
+      const database = await openDatabase({ dir });
+      try {
+        await work(database.db);
+      } finally {
+        await database.close();
+      }
+    };
+    const firstRow = async <T>(db: Database, query: SQL) => (await queryRows<T>(db, query))[0];
+    // Written and closed before any pass could see it: the next open finds the table never analyzed.
+    await whileOpen((db) => db.execute(sql.raw(insertDocuments(1, 1_000))));
+    await whileOpen(async (db) => {
+      expect((await firstRow<{ reltuples: number }>(db, sql`select reltuples::float8 as reltuples from pg_class where relname = 'documents'`))?.reltuples).toBe(1_000);
+      await db.execute(sql.raw(insertDocuments(1_001, 4_000)));
+    });
+    await whileOpen(async (db) => {
       // Five times the rows on disk than at the last analysis, though this process has seen no change.
-      expect((await rowsOf<{ changed: number }>(database, sql`select n_mod_since_analyze::int as changed from pg_stat_user_tables where relname = 'documents'`))[0]?.changed).toBe(0);
-      expect((await rowsOf<{ reltuples: number }>(database, sql`select reltuples::float8 as reltuples from pg_class where relname = 'documents'`))[0]?.reltuples).toBe(5_000);
-    } finally {
-      await database.close();
-    }
+      expect((await firstRow<{ changed: number }>(db, sql`select n_mod_since_analyze::int as changed from pg_stat_user_tables where relname = 'documents'`))?.changed).toBe(0);
+      expect((await firstRow<{ reltuples: number }>(db, sql`select reltuples::float8 as reltuples from pg_class where relname = 'documents'`))?.reltuples).toBe(5_000);
+    });
   });
 });
