@@ -6,12 +6,17 @@ type Store = { save: (saved: SavedUpload) => Promise<unknown>; remove: (id: stri
 
 /**
  * Keeps the queue's resume points in `store` (IndexedDB) for one user. Writes for one upload run one after
- * another, so a removal after the last block can never be overtaken by an earlier save. A failed write
- * only costs the resume-after-reload, never the upload itself.
+ * another, so a removal after the last block can never be overtaken by an earlier save. A removal also drops the
+ * saves still waiting for the first block's MD5 (a save needs it, a removal does not): the point of an upload that
+ * just finished is gone as soon as IndexedDB answers, not once the hash is done, so a user who leaves right after the
+ * upload finds no "interrupted upload" for it. A failed write only costs the resume-after-reload, never the upload
+ * itself.
  */
 export function createResumeSaver(userKey: string, store: Store, hashBlock = hashBlockMd5): ResumeSaver {
   const chains = new Map<string, Promise<unknown>>();
   const firstBlockMd5 = new Map<string, Promise<string>>();
+  // Per upload, aborted by its removal: the saves queued before it write nothing.
+  const removals = new Map<string, AbortController>();
   const enqueue = (id: string, write: () => Promise<unknown>) => {
     const next = (chains.get(id) ?? Promise.resolve()).then(write).catch(() => undefined);
     chains.set(id, next);
@@ -19,25 +24,35 @@ export function createResumeSaver(userKey: string, store: Store, hashBlock = has
   return {
     save(item, point) {
       if (!firstBlockMd5.has(item.id)) firstBlockMd5.set(item.id, hashBlock(item.file.slice(0, point.blockSize)));
+      if (!removals.has(item.id)) removals.set(item.id, new AbortController());
       const md5 = firstBlockMd5.get(item.id)!;
-      enqueue(item.id, async () =>
-        store.save({
+      const removed = removals.get(item.id)!.signal;
+      enqueue(item.id, async () => {
+        const hash = await Promise.race([md5, whenAborted(removed)]);
+        if (removed.aborted) return;
+        await store.save({
           id: item.id,
           userKey,
           fileName: item.file.name,
           size: item.file.size,
           lastModified: item.file.lastModified,
           blockSize: point.blockSize,
-          firstBlockMd5: await md5,
+          firstBlockMd5: hash as string,
           input: item.input,
           itemId: point.created.itemId,
           point,
-        }),
-      );
+        });
+      });
     },
     remove(id) {
       firstBlockMd5.delete(id);
+      removals.get(id)?.abort();
+      removals.delete(id);
       enqueue(id, () => store.remove(id));
     },
   };
+}
+
+function whenAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
 }

@@ -49,20 +49,49 @@ describe("saved uploads", () => {
     expect(await isSameFile(new File(["abcdefg"], "scan.bin", { lastModified: 1000 }), s, md5OfText)).toBe(false);
   });
 
+  const item = { id: "upload-1", file, input: { docid: null, name: "scan.bin", doctype: "" } } as QueueItem;
+  const recordingStore = (log: string[], saveMs = 0) => ({
+    save: async (s: SavedUpload) => {
+      log.push(`saving ${s.point!.staged.join(",")}`);
+      await new Promise((r) => setTimeout(r, saveMs));
+      log.push(`saved ${s.point!.staged.join(",")} ${s.firstBlockMd5} ${s.itemId}`);
+    },
+    remove: async (id: string) => void log.push(`remove ${id}`),
+  });
+
   it("writes one upload's points in order, so the removal after completion is never overtaken by a save", async () => {
     const log: string[] = [];
-    const store = {
-      save: async (s: SavedUpload) => void log.push(`save ${s.point!.staged.join(",")} ${s.firstBlockMd5} ${s.itemId}`),
-      remove: async (id: string) => void log.push(`remove ${id}`),
-    };
-    const slowHash = (block: Blob) => new Promise<string>((r) => setTimeout(async () => r(await md5OfText(block)), 20));
-    const saver = createResumeSaver("alice@example.com", store, slowHash);
-    const item = { id: "upload-1", file, input: { docid: null, name: "scan.bin", doctype: "" } } as QueueItem;
+    // IndexedDB takes its time with each save; the hash is quick.
+    const saver = createResumeSaver("alice@example.com", recordingStore(log, 20), md5OfText);
+    saver.save(item, { ...pointFor("2026-11-26T11:00:00Z"), staged: [0] });
+    saver.save(item, { ...pointFor("2026-11-26T11:00:00Z"), staged: [0, 1] });
+    await vi.waitFor(() => expect(log).toContain("saving 0,1"), { timeout: 10_000, interval: 5 });
+    saver.remove("upload-1");
+    await vi.waitFor(() => expect(log).toContain("remove upload-1"), { timeout: 10_000, interval: 5 });
+    expect(log).toEqual(["saving 0", "saved 0 md5:abcd item-1", "saving 0,1", "saved 0,1 md5:abcd item-1", "remove upload-1"]);
+  });
+
+  it("removes at once the point of an upload whose first block is still being hashed, and drops its saves", async () => {
+    const log: string[] = [];
+    let finishHash: (md5: string) => void = () => {};
+    const pendingHash = () => new Promise<string>((resolve) => (finishHash = resolve));
+    const saver = createResumeSaver("alice@example.com", recordingStore(log), pendingHash);
     saver.save(item, { ...pointFor("2026-11-26T11:00:00Z"), staged: [0] });
     saver.save(item, { ...pointFor("2026-11-26T11:00:00Z"), staged: [0, 1] });
     saver.remove("upload-1");
-    // The saver works in the background (its hashes take 20 ms each): wait for its last step, however late.
-    await vi.waitFor(() => expect(log).toHaveLength(3), { timeout: 10_000, interval: 10 });
-    expect(log).toEqual(["save 0 md5:abcd item-1", "save 0,1 md5:abcd item-1", "remove upload-1"]);
+    await vi.waitFor(() => expect(log).toEqual(["remove upload-1"]), { timeout: 10_000, interval: 5 });
+    // The hash ends later: the dropped saves stay dropped.
+    finishHash("md5:abcd");
+    await new Promise((r) => setTimeout(r, 50));
+    expect(log).toEqual(["remove upload-1"]);
+  });
+
+  it("saves an upload's points again after a removal (the same upload started over)", async () => {
+    const log: string[] = [];
+    const saver = createResumeSaver("alice@example.com", recordingStore(log), md5OfText);
+    saver.remove("upload-1");
+    saver.save(item, { ...pointFor("2026-11-26T11:00:00Z"), staged: [0] });
+    await vi.waitFor(() => expect(log).toContain("saved 0 md5:abcd item-1"), { timeout: 10_000, interval: 5 });
+    expect(log).toEqual(["remove upload-1", "saving 0", "saved 0 md5:abcd item-1"]);
   });
 });
