@@ -13,7 +13,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
-import { openDatabase } from "@/lib/db/client";
+import { openDatabase, queryRows } from "@/lib/db/client";
 import { envPort } from "../../scripts/lib/env-port";
 import { startPostgresServer } from "../../scripts/lib/postgres-server";
 import { exportPlans, type Execute } from "./export-plans";
@@ -54,7 +54,7 @@ try {
     try {
       const db = client ? drizzle({ client }) : null;
       const execute: Execute = async (statement) =>
-        db ? (await db.execute(statement)).rows : ((await database!.db.execute(statement)) as unknown as { rows: Record<string, unknown>[] }).rows;
+        db ? (await db.execute(statement)).rows : await queryRows<Record<string, unknown>>(database!.db, statement);
       const started = performance.now();
       for (const statement of SEED) await execute(statement);
       console.log(`${name}: seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);

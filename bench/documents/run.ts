@@ -34,7 +34,7 @@ import { startProcess, waitForHttp, type RunningProcess } from "../../scripts/li
 import { startPostgresServer } from "../../scripts/lib/postgres-server";
 import { signInTokens, storedSessionCookies } from "../load/sessions";
 import { percentile } from "../load/stats";
-import { openDatabase } from "@/lib/db/client";
+import { openDatabase, queryRows } from "@/lib/db/client";
 import { userKeyFor } from "@/lib/auth/user-key";
 import { DEFAULT_HEAP_CAP_MIB } from "../../scripts/lib/heap-cap";
 import { UNLIMITED_BUDGETS } from "../../scripts/lib/unlimited-budgets";
@@ -178,8 +178,7 @@ async function seed(options: { url?: string; dir: string }, userKey: string): Pr
       }
     } else {
       for (const statement of SEED_STATEMENTS(userKey)) await database.db.execute(statement);
-      const plan = (await database.db.execute(LIST_PLAN(userKey))) as unknown as { rows: Record<string, unknown>[] };
-      printPlan("PGlite", plan.rows);
+      printPlan("PGlite", await queryRows<Record<string, unknown>>(database.db, LIST_PLAN(userKey)));
     }
   } finally {
     if (!options.url) await database.close();
@@ -201,7 +200,7 @@ async function onDatabase<T>(options: { url?: string; dir: string }, work: (exec
   }
   const database = await openDatabase(options);
   try {
-    return await work(async (statement) => ((await database.db.execute(statement)) as unknown as { rows: Record<string, unknown>[] }).rows);
+    return await work((statement) => queryRows<Record<string, unknown>>(database.db, statement));
   } finally {
     await database.close();
   }

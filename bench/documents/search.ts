@@ -14,7 +14,7 @@ import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { percentile } from "../load/stats";
-import { openDatabase, type OpenDatabase } from "@/lib/db/client";
+import { openDatabase, queryRows, type OpenDatabase } from "@/lib/db/client";
 import { documentRecordsFor } from "@/lib/documents/document-records";
 import { operatorRecordsFor } from "@/lib/operators/operator-records";
 
@@ -88,7 +88,7 @@ export async function benchSearch(name: string, options: { url?: string; runs: n
     console.log(`${name}: seeding ${DOCUMENTS} documents across ${USERS} users …`);
     const seedMs = await seed(database, options.url);
     // The item id of one seeded document, so that the id query finds it.
-    const [row] = ((await database.db.execute(sql`select item_id from documents where user_key = 'search-user-500' limit 1`)) as unknown as { rows: { item_id: string }[] }).rows;
+    const [row] = await queryRows<{ item_id: string }>(database.db, sql`select item_id from documents where user_key = 'search-user-500' limit 1`);
     const records = operatorRecordsFor(async () => database);
     const figures: SearchFigure[] = [];
     for (const [label, raw] of QUERIES) {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { OpenDatabase } from "@/lib/db/client";
+import { queryRows, type OpenDatabase } from "@/lib/db/client";
 import { documentEventInputSchema, type DocumentEventInput, type ImportedDocument } from "@/lib/documents/document-record-input";
 import { DOCUMENT_EVENTS_MAX, documentRecordsFor, type DocumentRecords, type ExportedDocument, type ExportedEvent } from "@/lib/documents/document-records";
 import { databaseBackends } from "../support/database-backends";
@@ -43,7 +43,7 @@ describe.each(backends)("document records on %s", (_name, open) => {
     await database?.close();
   });
 
-  const rowsOf = async <T,>(query: SQL): Promise<T[]> => ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
+  const rowsOf = <T,>(query: SQL): Promise<T[]> => queryRows<T>(database.db, query);
 
   it("records a creation once, whether the create route or the browser reports it, and re-reports change nothing", async () => {
     const user = newUser();

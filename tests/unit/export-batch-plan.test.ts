@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type OpenDatabase } from "@/lib/db/client";
+import { openDatabase, queryRows, type OpenDatabase } from "@/lib/db/client";
 import { documentRecordsFor, type DocumentRecords } from "@/lib/documents/document-records";
 
 /**
@@ -23,7 +23,7 @@ describe("the export's document batches on PGlite", () => {
   /** Index entries read through `index` so far. */
   const readThrough = async (index: string) => {
     await database.db.execute(sql`select pg_stat_force_next_flush()`);
-    const { rows } = (await database.db.execute(sql`select idx_tup_read from pg_stat_user_indexes where indexrelname = ${index}`)) as unknown as { rows: { idx_tup_read: string | number }[] };
+    const rows = await queryRows<{ idx_tup_read: string | number }>(database.db, sql`select idx_tup_read from pg_stat_user_indexes where indexrelname = ${index}`);
     return Number(rows[0]?.idx_tup_read ?? 0);
   };
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { OpenDatabase } from "@/lib/db/client";
+import { queryRows, type OpenDatabase } from "@/lib/db/client";
 import type { DocumentEventInput } from "@/lib/documents/document-record-input";
 import { documentRecordsFor, type DocumentRecords } from "@/lib/documents/document-records";
 import { accessLogExportChunks, operatorExportChunks } from "@/lib/operators/operator-export";
@@ -89,8 +89,8 @@ describe.each(backends)("operator records on %s", (_name, open) => {
     expect(page?.user).toMatchObject({ email: null, firstSeenAt: "2026-01-01T00:00:00.000Z", lastSeenAt: "2026-03-01T00:00:00.000Z" });
     expect(await users.verifiedEmailOfUser(key)).toBeNull();
     // Nothing but these columns: no token, session id or subject.
-    const columns = (await database.db.execute(sql`select column_name from information_schema.columns where table_name = 'users' order by column_name`)) as unknown as { rows: { column_name: string }[] };
-    expect(columns.rows.map((r) => r.column_name)).toEqual(["display_name", "email", "first_seen_at", "last_seen_at", "user_key"]);
+    const columns = await queryRows<{ column_name: string }>(database.db, sql`select column_name from information_schema.columns where table_name = 'users' order by column_name`);
+    expect(columns.map((r) => r.column_name)).toEqual(["display_name", "email", "first_seen_at", "last_seen_at", "user_key"]);
   });
 
   it("counts the period's documents, completion, times to upload, failures by code, active users and days in the zone", async () => {
@@ -219,7 +219,7 @@ describe.each(backends)("operator records on %s", (_name, open) => {
   it("finds a query that repeats a pair only in names holding that pair as often, through the counted pairs of the gram index", async () => {
     // 99999 holds the pair 99 four times (overlapping); the index counts each name's pairs the same way (99, 99#2, …).
     const grams = async (text: string, fn: "document_name_grams" | "document_name_query_grams") =>
-      ((await database.db.execute(sql`select ${sql.raw(fn)}(${text}) as g`)) as unknown as { rows: { g: string[] }[] }).rows[0]!.g.slice().sort();
+      (await queryRows<{ g: string[] }>(database.db, sql`select ${sql.raw(fn)}(${text}) as g`))[0]!.g.slice().sort();
     expect(await grams("99999", "document_name_query_grams")).toEqual(["99", "99#2", "99#3", "99#4"]);
     expect(await grams("Ref 9999", "document_name_grams")).toEqual([" ", " 9", "9", "99", "99#2", "99#3", "e", "ef", "f", "f ", "r", "re"]);
     const user = `repeat-${randomUUID().slice(0, 8)}`;
