@@ -21,6 +21,7 @@ import { startApp } from "../load/app-server";
 import { LOCALE_COOKIE } from "../../lib/i18n/locales";
 import { buildIfNeeded } from "./build";
 import { buildJsKiB } from "./build-js";
+import { fetchPageSize } from "./page-size";
 import { BARE_JS_KIB, MEASURED_PAGES } from "./pages";
 import { buildBareIfNeeded, startBare } from "./bare";
 import { runLighthouse } from "./lighthouse";
@@ -55,6 +56,7 @@ const sandbox = await startSandbox({
 const sessionStoreDir = mkdtempSync(path.join(os.tmpdir(), "esign-bench-pages-sessions-"));
 const results: PageResult[] = [];
 const bare = await startBare(BARE_PORT);
+const bareSize = await fetchPageSize(`${bare.url}/`);
 try {
   const app = await startApp(APP_PORT, {
     ESIGN_USE_SANDBOX: "true",
@@ -78,6 +80,7 @@ try {
         // The language as the menu stores it; a fresh Chrome has no time-zone cookie yet, as a first visit.
         const session = page.as === "alice" ? signedIn.cookie : page.as === "operator" ? signedIn.operatorCookie : "";
         const cookie = [session, `${LOCALE_COOKIE}=${locale}`].filter(Boolean).join("; ");
+        const size = await fetchPageSize(url, cookie);
         const pairs: Pair[] = [];
         for (let i = 0; i < RUNS; i++) {
           const name = `${page.route.replace(/[^a-z]+/gi, "-").replace(/^-|-$/g, "") || "landing"}-${locale}-${i + 1}`;
@@ -92,6 +95,7 @@ try {
           route: page.route,
           locale,
           buildJsKiB: buildJsKiB(page.route),
+          size,
           runs: pairs.length,
           medians: summarizeRuns(pairs.map((p) => p.page)),
           bare: summarizeRuns(pairs.map((p) => p.bare)),
@@ -120,8 +124,10 @@ Each figure: the median over the pairs of the page's ratio to (×) or difference
 in brackets the page's and the bare page's medians. main thread = Lighthouse's main-thread work (4× CPU slowdown);
 renderer CPU = the thread time of the same tasks, unthrottled, not a goal: the work without the waits for a core;
 JS = JavaScript as transferred (gzip body + response headers); build JS = gzip size of the chunks the page's HTML
-loads, computed from .next without a browser. benchmarkIndex = Lighthouse's measure of the CPU (page / bare; lower =
-a slower or busier machine). / and /auth/error signed out; /operator… signed in as the sandbox's operator; the others
+loads, computed from .next without a browser. elements (RSC KiB) = the elements in the page's HTML and its inline RSC
+payload (the bare page: ${bareSize.elements} (${bareSize.rscKiB.toFixed(1)})); what Next.js alone charges for that much content:
+npm run bench:pages:content. benchmarkIndex = Lighthouse's measure of the CPU (page / bare; lower = a slower or busier
+machine). / and /auth/error signed out; /operator… signed in as the sandbox's operator; the others
 signed in as alice.
 Bare page's JS: ${bareJsMedian.toFixed(1)} KiB${Math.abs(bareJsMedian - BARE_JS_KIB) > 0.5 ? ` — NOT the ${BARE_JS_KIB} KiB in bench/pages/pages.ts (BARE_JS_KIB, which the page-weight e2e holds the pages to): update it` : ` (BARE_JS_KIB in bench/pages/pages.ts: ${BARE_JS_KIB})`}.
 ${allWithinGoals(results) ? "Every page within every goal." : "Some figure misses its goal (✗)."}${SAVE_DIR ? `\nReports and traces: ${SAVE_DIR}` : ""}`);

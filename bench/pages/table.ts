@@ -1,4 +1,5 @@
 import type { LighthouseRun } from "./lighthouse";
+import type { PageSize } from "./page-size";
 
 /** Per figure, the median over a page's runs; the audits, those that failed in any run. */
 export type Medians = LighthouseRun;
@@ -23,6 +24,8 @@ export interface PageResult {
   route: string;
   locale: string;
   buildJsKiB: number;
+  /** The page's elements and RSC payload as the bench's first request got them (content React hydrates). */
+  size: PageSize;
   /** Pairs in which both runs finished. */
   runs: number;
   medians: Medians | null;
@@ -81,7 +84,8 @@ export function compareWithBare(pairs: Pair[]): AgainstBare | null {
 
 const mark = (ok: boolean) => (ok ? "✓" : "✗");
 
-function grid(header: string[], rows: string[][]): string {
+/** A Markdown table with its columns padded to their widest cell. */
+export function grid(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
   return [line(header), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...rows.map(line)].join("\n");
@@ -105,13 +109,15 @@ export function formatTable(results: PageResult[]): string {
     "BP 100",
     "perf (bare)",
     "build JS KiB",
+    "elements (RSC KiB)",
     "benchmarkIndex",
     "pairs",
     "failed audits",
   ];
   const rows = results.map((r) => {
     const { medians: m, bare: b, against: a } = r;
-    if (!m || !b || !a) return [r.route, r.locale, "-", "-", "-", "-", "-", "-", "-", "-", r.buildJsKiB.toFixed(1), "-", "0", "no pair finished"];
+    const sizeCell = `${r.size.elements} (${r.size.rscKiB.toFixed(1)})`;
+    if (!m || !b || !a) return [r.route, r.locale, "-", "-", "-", "-", "-", "-", "-", "-", r.buildJsKiB.toFixed(1), sizeCell, "-", "0", "no pair finished"];
     const signed = (n: number, digits: number) => `${n >= 0 ? "+" : ""}${n.toFixed(digits)}`;
     return [
       r.route,
@@ -125,6 +131,7 @@ export function formatTable(results: PageResult[]): string {
       `${m.bestPractices} ${mark(m.bestPractices >= GOALS.bestPractices)}`,
       `${m.perf} (${b.perf})`,
       r.buildJsKiB.toFixed(1),
+      sizeCell,
       `${m.benchmarkIndex.toFixed(0)} / ${b.benchmarkIndex.toFixed(0)}`,
       String(r.runs),
       m.failedAudits.join(", ") || "none",
