@@ -75,10 +75,18 @@ export default async function OperatorOverviewPage({ searchParams }: Props) {
   );
 }
 
-/** The three presets as links, and a custom range as a plain GET form (works without JavaScript; what was typed stays). */
+/**
+ * The three presets and "Custom period" as links; the custom range as a plain GET form (works without JavaScript;
+ * what was typed stays). The form is there once a custom period is chosen (or a bad one named): a date field is the
+ * costliest element a page can hold in Chromium (the first one ~7 ms more renderer CPU than a text field on the
+ * bench's machine, docs/page-weight.md), and most visits use a preset.
+ */
 function PeriodPicker({ params, error }: { params: PeriodParams; error: PeriodFieldError | null }) {
   const t = useTranslations("operator.overview");
   const fieldError = (field: "from" | "to") => (error?.field === field ? t(`periodErrors.${error.problem}`) : undefined);
+  const current = (choice: PeriodParams["choice"]) => !error && params.choice === choice;
+  // A custom period starts from the days on show (a preset fills them in).
+  const customHref = `/operator?${new URLSearchParams({ range: "custom", from: params.from, to: params.to })}`;
   return (
     <div className="flex flex-col gap-3" data-testid="operator-period">
       <nav aria-label={t("periodLabel")} className="flex flex-wrap gap-2">
@@ -86,42 +94,56 @@ function PeriodPicker({ params, error }: { params: PeriodParams; error: PeriodFi
           <Link
             key={preset}
             href={`/operator?range=${preset}`}
-            aria-current={!error && params.choice === preset ? "page" : undefined}
-            className={buttonClasses(!error && params.choice === preset ? "primary" : "secondary", "sm")}
+            aria-current={current(preset) ? "page" : undefined}
+            className={buttonClasses(current(preset) ? "primary" : "secondary", "sm")}
           >
             {t(`presets.${preset}`)}
           </Link>
         ))}
+        <Link
+          href={customHref}
+          aria-current={current("custom") ? "page" : undefined}
+          className={buttonClasses(current("custom") ? "primary" : "secondary", "sm")}
+        >
+          {t("customLabel")}
+        </Link>
       </nav>
-      <form method="get" action="/operator" aria-label={t("customLabel")} className="grid grid-cols-2 items-start gap-3 sm:grid-cols-[12rem_12rem_auto]">
-        <input type="hidden" name="range" value="custom" />
-        {PERIOD_FIELDS.map((field) => (
-          <div key={field} className="flex flex-col gap-1.5">
-            <Label htmlFor={`period-${field}`}>{t(field)}</Label>
-            <Input
-              id={`period-${field}`}
-              name={field}
-              type="date"
-              required
-              defaultValue={params[field]}
-              aria-invalid={fieldError(field) ? true : undefined}
-              aria-describedby={fieldError(field) ? `period-${field}-error` : undefined}
-            />
-            <FieldError id={`period-${field}-error`}>{fieldError(field)}</FieldError>
-          </div>
-        ))}
-        <div className="col-span-2 sm:col-span-1 sm:pt-6">
-          <Button type="submit" variant="secondary">
-            {t("show")}
-          </Button>
-        </div>
-      </form>
+      {params.choice === "custom" || error ? <CustomPeriodForm params={params} fieldError={fieldError} /> : null}
       {error ? (
         <Alert tone="error" title={t("periodInvalid")} data-testid="operator-period-error">
           {error.field === "range" ? t("periodErrors.unknown") : t("periodFieldNamed", { field: t(error.field), problem: t(`periodErrors.${error.problem}`) })}
         </Alert>
       ) : null}
     </div>
+  );
+}
+
+function CustomPeriodForm({ params, fieldError }: { params: PeriodParams; fieldError: (field: "from" | "to") => string | undefined }) {
+  const t = useTranslations("operator.overview");
+  return (
+    <form method="get" action="/operator" aria-label={t("customLabel")} className="grid grid-cols-2 items-start gap-3 sm:grid-cols-[12rem_12rem_auto]">
+      <input type="hidden" name="range" value="custom" />
+      {PERIOD_FIELDS.map((field) => (
+        <div key={field} className="flex flex-col gap-1.5">
+          <Label htmlFor={`period-${field}`}>{t(field)}</Label>
+          <Input
+            id={`period-${field}`}
+            name={field}
+            type="date"
+            required
+            defaultValue={params[field]}
+            aria-invalid={fieldError(field) ? true : undefined}
+            aria-describedby={fieldError(field) ? `period-${field}-error` : undefined}
+          />
+          <FieldError id={`period-${field}-error`}>{fieldError(field)}</FieldError>
+        </div>
+      ))}
+      <div className="col-span-2 sm:col-span-1 sm:pt-6">
+        <Button type="submit" variant="secondary">
+          {t("show")}
+        </Button>
+      </div>
+    </form>
   );
 }
 

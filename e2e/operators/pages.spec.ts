@@ -55,6 +55,23 @@ for (const language of Object.keys(LANGUAGES) as Language[]) {
     await expect(operator.getByTestId("operator-day-table").locator("tbody tr")).toHaveCount(7);
     await expectNoViolations(operator, "overview with the table open");
 
+    // A custom period: no date fields until it is chosen, then they start from the days on show.
+    await expect(operator.getByLabel(op.overview.from)).toHaveCount(0);
+    const customLink = operator.getByRole("link", { name: op.overview.customLabel });
+    await customLink.focus();
+    await operator.keyboard.press("Enter");
+    await expect(customLink).toHaveAttribute("aria-current", "page");
+    // The link keeps its element across the client-side navigation: let its colour transition end before axe reads it.
+    await customLink.evaluate((link) => Promise.all(link.getAnimations().map((animation) => animation.finished)));
+    const lastDay = await operator.getByLabel(op.overview.to).inputValue();
+    expect(lastDay).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const firstDay = new Date(`${lastDay}T00:00:00Z`);
+    firstDay.setUTCDate(firstDay.getUTCDate() - 6);
+    await expect(operator.getByLabel(op.overview.from)).toHaveValue(firstDay.toISOString().slice(0, 10));
+    await expect(operator.getByTestId("operator-day-chart").locator("[data-day]")).toHaveCount(7);
+    await expectNoViolations(operator, "overview, custom period");
+    await capture(operator, name("overview-custom"));
+
     // A bad custom period: named, and what was typed kept.
     await operator.goto("/operator?range=custom&from=2026-11-30&to=2026-11-01");
     await expect(operator.getByTestId("operator-period-error")).toContainText(op.overview.periodErrors.order);
