@@ -21,7 +21,7 @@ import { startApp } from "../load/app-server";
 import { LOCALE_COOKIE } from "../../lib/i18n/locales";
 import { buildIfNeeded } from "./build";
 import { buildJsKiB } from "./build-js";
-import { fetchPageSize } from "./page-size";
+import { fetchPageSize, type PageSize } from "./page-size";
 import { BARE_JS_KIB, MEASURED_PAGES } from "./pages";
 import { buildBareIfNeeded, startBare } from "./bare";
 import { runLighthouse } from "./lighthouse";
@@ -56,8 +56,9 @@ const sandbox = await startSandbox({
 const sessionStoreDir = mkdtempSync(path.join(os.tmpdir(), "esign-bench-pages-sessions-"));
 const results: PageResult[] = [];
 const bare = await startBare(BARE_PORT);
-const bareSize = await fetchPageSize(`${bare.url}/`);
+let bareSize: PageSize;
 try {
+  bareSize = await fetchPageSize(`${bare.url}/`);
   const app = await startApp(APP_PORT, {
     ESIGN_USE_SANDBOX: "true",
     ESIGN_AUTH_URL: sandbox.authUrl,

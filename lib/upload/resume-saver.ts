@@ -15,8 +15,8 @@ type Store = { save: (saved: SavedUpload) => Promise<unknown>; remove: (id: stri
 export function createResumeSaver(userKey: string, store: Store, hashBlock = hashBlockMd5): ResumeSaver {
   const chains = new Map<string, Promise<unknown>>();
   const firstBlockMd5 = new Map<string, Promise<string>>();
-  // Per upload, aborted by its removal: the saves queued before it write nothing.
-  const removals = new Map<string, AbortController>();
+  // Per upload (one listener, not one per save): settled by its removal, so the saves queued before it write nothing.
+  const removals = new Map<string, Removal>();
   const enqueue = (id: string, write: () => Promise<unknown>) => {
     const next = (chains.get(id) ?? Promise.resolve()).then(write).catch(() => undefined);
     chains.set(id, next);
@@ -24,12 +24,12 @@ export function createResumeSaver(userKey: string, store: Store, hashBlock = has
   return {
     save(item, point) {
       if (!firstBlockMd5.has(item.id)) firstBlockMd5.set(item.id, hashBlock(item.file.slice(0, point.blockSize)));
-      if (!removals.has(item.id)) removals.set(item.id, new AbortController());
+      if (!removals.has(item.id)) removals.set(item.id, createRemoval());
       const md5 = firstBlockMd5.get(item.id)!;
-      const removed = removals.get(item.id)!.signal;
+      const removal = removals.get(item.id)!;
       enqueue(item.id, async () => {
-        const hash = await Promise.race([md5, whenAborted(removed)]);
-        if (removed.aborted) return;
+        const hash = await Promise.race([md5, removal.removed]);
+        if (removal.done) return;
         await store.save({
           id: item.id,
           userKey,
@@ -46,13 +46,24 @@ export function createResumeSaver(userKey: string, store: Store, hashBlock = has
     },
     remove(id) {
       firstBlockMd5.delete(id);
-      removals.get(id)?.abort();
+      removals.get(id)?.remove();
       removals.delete(id);
       enqueue(id, () => store.remove(id));
     },
   };
 }
 
-function whenAborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
+type Removal = { removed: Promise<void>; done: boolean; remove: () => void };
+
+function createRemoval(): Removal {
+  let resolve: () => void = () => {};
+  const state: Removal = {
+    removed: new Promise<void>((settle) => (resolve = settle)),
+    done: false,
+    remove: () => {
+      state.done = true;
+      resolve();
+    },
+  };
+  return state;
 }
