@@ -55,9 +55,9 @@ const savedUploads = (page: Page) =>
   );
 
 /**
- * No resume point left in IndexedDB. Polled: the removal is written after the last save of the same upload (which may
- * still be hashing the first block), so it can land a moment after the page shows the outcome. Compares the ids only:
- * a failure must not print a saved point, whose upload link carries a SAS signature.
+ * No resume point left in IndexedDB. Polled: the removal is an IndexedDB write the page does not wait for (queued
+ * behind a save of the same upload that is already writing), so it can land a moment after the page shows the
+ * outcome. Compares the ids only: a failure must not print a saved point, whose upload link carries a SAS signature.
  */
 async function expectNoSavedUploads(page: Page) {
   await expect.poll(async () => ((await savedUploads(page)) as { id: string }[]).map((saved) => saved.id), { timeout: 10_000 }).toEqual([]);

@@ -150,16 +150,16 @@ async function openPostgres(options: DatabaseOptions & { url: string }): Promise
   };
 }
 
-/**
- * Opens the database and applies pending migrations: PostgreSQL when `url` is set, otherwise PGlite in `dir`
- * (refused with DataDirLockedError when another process holds that folder). On PostgreSQL, waiting for another
- * instance's migration lock ends after `migrationLockTimeoutMs` with SchemaNotReadyError. Not cached: see getDatabase.
- */
 /** A query's rows: node-postgres and PGlite both answer with `rows`. */
 export async function queryRows<T>(db: Database, query: SQL): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
+/**
+ * Opens the database and applies pending migrations: PostgreSQL when `url` is set, otherwise PGlite in `dir`
+ * (refused with DataDirLockedError when another process holds that folder). On PostgreSQL, waiting for another
+ * instance's migration lock ends after `migrationLockTimeoutMs` with SchemaNotReadyError. Not cached: see getDatabase.
+ */
 export async function openDatabase(options: DatabaseOptions): Promise<OpenDatabase> {
   return options.url ? openPostgres({ ...options, url: options.url }) : openPglite(options.dir);
 }
