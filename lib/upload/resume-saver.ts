@@ -14,21 +14,22 @@ type Store = { save: (saved: SavedUpload) => Promise<unknown>; remove: (id: stri
  */
 export function createResumeSaver(userKey: string, store: Store, hashBlock = hashBlockMd5): ResumeSaver {
   const chains = new Map<string, Promise<unknown>>();
-  const firstBlockMd5 = new Map<string, Promise<string>>();
-  // Per upload (one listener, not one per save): settled by its removal, so the saves queued before it write nothing.
-  const removals = new Map<string, Removal>();
+  // Per upload, from its first save to its removal.
+  const uploads = new Map<string, Upload>();
   const enqueue = (id: string, write: () => Promise<unknown>) => {
     const next = (chains.get(id) ?? Promise.resolve()).then(write).catch(() => undefined);
     chains.set(id, next);
   };
   return {
     save(item, point) {
-      if (!firstBlockMd5.has(item.id)) firstBlockMd5.set(item.id, hashBlock(item.file.slice(0, point.blockSize)));
-      if (!removals.has(item.id)) removals.set(item.id, createRemoval());
-      const md5 = firstBlockMd5.get(item.id)!;
-      const removal = removals.get(item.id)!;
+      let upload = uploads.get(item.id);
+      if (!upload) {
+        upload = startUpload(hashBlock(item.file.slice(0, point.blockSize)));
+        uploads.set(item.id, upload);
+      }
+      const { firstBlockMd5, removal } = upload;
       enqueue(item.id, async () => {
-        const hash = await Promise.race([md5, removal.removed]);
+        const hash = await Promise.race([firstBlockMd5, removal.settled]);
         if (removal.done) return;
         await store.save({
           id: item.id,
@@ -45,25 +46,25 @@ export function createResumeSaver(userKey: string, store: Store, hashBlock = has
       });
     },
     remove(id) {
-      firstBlockMd5.delete(id);
-      removals.get(id)?.remove();
-      removals.delete(id);
+      uploads.get(id)?.removal.happen();
+      uploads.delete(id);
       enqueue(id, () => store.remove(id));
     },
   };
 }
 
-type Removal = { removed: Promise<void>; done: boolean; remove: () => void };
+/** The first block's MD5 (hashed once), and the removal that settles the saves queued before it (one listener each). */
+type Upload = { firstBlockMd5: Promise<string>; removal: { settled: Promise<void>; done: boolean; happen: () => void } };
 
-function createRemoval(): Removal {
-  let resolve: () => void = () => {};
-  const state: Removal = {
-    removed: new Promise<void>((settle) => (resolve = settle)),
+function startUpload(firstBlockMd5: Promise<string>): Upload {
+  let settle: () => void = () => {};
+  const removal: Upload["removal"] = {
+    settled: new Promise<void>((resolve) => (settle = resolve)),
     done: false,
-    remove: () => {
-      state.done = true;
-      resolve();
+    happen: () => {
+      removal.done = true;
+      settle();
     },
   };
-  return state;
+  return { firstBlockMd5, removal };
 }
