@@ -1,13 +1,14 @@
 /**
  * Page weight and speed against Next.js itself: Lighthouse (mobile preset) on the production build against the
  * sandbox, each run of an app page right after a run of a bare Next.js page (bench/pages/bare/: same next, react and
- * tailwindcss), 3 pairs per page and language; each figure as the median of the pairs' ratios or differences,
+ * tailwindcss), 5 pairs per page and language; each figure as the median of the pairs' ratios or differences,
  * beside its goal. A machine's speed moves both runs of a pair, so the ratios hold where the scores do not.
  *
  *   npm run bench:pages
  *
  * Ports: BENCH_APP_PORT (4250), BENCH_AUTH_PORT (4251), BENCH_API_PORT (4252), BENCH_BLOB_PORT (4253), the bare
- * page BENCH_BARE_PORT (4254). Chrome: CHROME_PATH (default /usr/bin/chromium). Pairs per page: BENCH_RUNS (3).
+ * page BENCH_BARE_PORT (4254). Chrome: CHROME_PATH (default /usr/bin/chromium). Pairs per page: BENCH_RUNS (5); a pair
+ * in which Lighthouse could not finish a run is run again, at most 3 times a row.
  * BENCH_PAGES (e.g. "/,/account") and BENCH_LOCALES (e.g. "ja") narrow the run; BENCH_PAGES_SAVE=<dir> keeps
  * every run's report, trace and DevTools log there (`<dir>/<page>-<lang>-<run>.trace.json`, and
  * `<dir>/bare-<page>-<lang>-<run>.…` for the bare run paired with it). The pages are listed in ./pages.ts.
@@ -35,7 +36,10 @@ const SANDBOX_PORTS = { authPort: envPort("BENCH_AUTH_PORT", 4251), apiPort: env
 const BARE_PORT = envPort("BENCH_BARE_PORT", 4254);
 // The bare page in the page's language: a Japanese page's first layout loads a CJK font, and so does the bare one's.
 const BARE_PATHS: Record<string, string> = { en: "/", ja: "/ja" };
-const RUNS = envPort("BENCH_RUNS", 3);
+// Five: with three, noise between two quiet runs moved single rows by up to 0.46 (docs/page-weight.md, Stop 43).
+const RUNS = envPort("BENCH_RUNS", 5);
+// A run Lighthouse cannot finish (NO_NAVSTART) is taken again, so each row rests on RUNS pairs; bounded.
+const MAX_RETRIES = 3;
 const LOCALES = (process.env.BENCH_LOCALES || "en,ja").split(",");
 const ONLY_PAGES = process.env.BENCH_PAGES ? process.env.BENCH_PAGES.split(",") : undefined;
 const SAVE_DIR = process.env.BENCH_PAGES_SAVE ? path.resolve(process.env.BENCH_PAGES_SAVE) : undefined;
@@ -83,14 +87,14 @@ try {
         const cookie = [session, `${LOCALE_COOKIE}=${locale}`].filter(Boolean).join("; ");
         const size = await fetchPageSize(url, cookie);
         const pairs: Pair[] = [];
-        for (let i = 0; i < RUNS; i++) {
-          const name = `${page.route.replace(/[^a-z]+/gi, "-").replace(/^-|-$/g, "") || "landing"}-${locale}-${i + 1}`;
+        for (let attempt = 1; pairs.length < RUNS && attempt <= RUNS + MAX_RETRIES; attempt++) {
+          const name = `${page.route.replace(/[^a-z]+/gi, "-").replace(/^-|-$/g, "") || "landing"}-${locale}-${attempt}`;
           const bareRun = await runLighthouse(`${bare.url}${BARE_PATHS[locale] ?? "/"}`, undefined, SAVE_DIR && path.join(SAVE_DIR, `bare-${name}`));
           const run = await runLighthouse(url, cookie, SAVE_DIR && path.join(SAVE_DIR, name));
           if (bareRun && run) pairs.push({ bare: bareRun, page: run });
           const line = (r: typeof run) =>
             r ? `main thread ${r.mainThreadMs.toFixed(0)} ms (renderer CPU ${r.rendererCpuMs.toFixed(0)} ms), LCP ${(r.lcpMs / 1000).toFixed(2)} s, TBT ${r.tbtMs.toFixed(0)} ms, JS ${r.jsKiB.toFixed(1)} KiB, perf ${r.perf}, a11y ${r.a11y}, bp ${r.bestPractices}, benchmarkIndex ${r.benchmarkIndex.toFixed(0)}` : "failed";
-          console.log(`${page.route} ${locale} pair ${i + 1}/${RUNS}:\n  bare: ${line(bareRun)}\n  page: ${line(run)}`);
+          console.log(`${page.route} ${locale} run ${attempt} (${pairs.length} of ${RUNS} pairs):\n  bare: ${line(bareRun)}\n  page: ${line(run)}`);
         }
         results.push({
           route: page.route,
