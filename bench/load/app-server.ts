@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -20,11 +21,13 @@ function keepTail(lines: string[], chunk: Buffer): void {
  */
 export async function startApp(port: number, env: Record<string, string>): Promise<RunningApp> {
   const url = `http://127.0.0.1:${port}`;
+  // A fresh embedded database per start, removed at stop, unless `env` names one: a run must not measure the
+  // documents of the runs before it (a kept folder had grown the stuck list from 243 to 499 elements).
+  const ownDatabaseDir = env.DATABASE_URL || env.DATABASE_DIR ? undefined : mkdtempSync(join(tmpdir(), "esign-bench-db-"));
   const child = spawn("npx", ["next", "start", "--port", String(port), "--hostname", "127.0.0.1"], {
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
-    // Its own embedded database unless `env` names one: one folder serves one process.
-    env: { ...process.env, DATABASE_DIR: join(tmpdir(), `esign-app-db-${port}`), ...env },
+    env: { ...process.env, ...(ownDatabaseDir ? { DATABASE_DIR: ownDatabaseDir } : {}), ...env },
   });
   const output: string[] = [];
   child.stdout.on("data", (chunk: Buffer) => keepTail(output, chunk));
@@ -38,8 +41,14 @@ export async function startApp(port: number, env: Record<string, string>): Promi
       // The group is already gone.
     }
   };
-  // A crash or Ctrl-C of this script must not leave the server holding the port.
-  const onExit = () => killGroup("SIGKILL");
+  const removeDatabase = () => {
+    if (ownDatabaseDir) rmSync(ownDatabaseDir, { recursive: true, force: true });
+  };
+  // A crash or Ctrl-C of this script must not leave the server holding the port, nor its database behind.
+  const onExit = () => {
+    killGroup("SIGKILL");
+    removeDatabase();
+  };
   process.once("exit", onExit);
 
   const stop = async () => {
@@ -48,6 +57,7 @@ export async function startApp(port: number, env: Record<string, string>): Promi
     await Promise.race([exited, sleep(5000)]);
     // npx may exit before the server it started; whatever is left of the group goes now.
     killGroup("SIGKILL");
+    removeDatabase();
   };
 
   const deadline = Date.now() + 60_000;

@@ -27,6 +27,7 @@ import { BARE_JS_KIB, MEASURED_PAGES } from "./pages";
 import { buildBareIfNeeded, startBare } from "./bare";
 import { runLighthouse } from "./lighthouse";
 import { signIn } from "./sign-in";
+import { seedPageContent } from "./content-seed";
 import { allWithinGoals, compareWithBare, formatTable, median, summarizeRuns, type Pair, type PageResult } from "./table";
 import { envPort } from "../../scripts/lib/env-port";
 import { SANDBOX_OPERATOR_EMAIL } from "../../sandbox/users";
@@ -58,10 +59,13 @@ const sandbox = await startSandbox({
   corsOrigins: [appUrl],
 });
 const sessionStoreDir = mkdtempSync(path.join(os.tmpdir(), "esign-bench-pages-sessions-"));
+// The run's own database, with the same records every run (./content-seed.ts).
+const databaseDir = mkdtempSync(path.join(os.tmpdir(), "esign-bench-pages-db-"));
 const results: PageResult[] = [];
 const bare = await startBare(BARE_PORT);
 let bareSize: PageSize;
 try {
+  await seedPageContent(databaseDir, sandbox.authUrl);
   bareSize = await fetchPageSize(`${bare.url}/`);
   const app = await startApp(APP_PORT, {
     ESIGN_USE_SANDBOX: "true",
@@ -76,6 +80,7 @@ try {
     SESSION_STORE_DIR: sessionStoreDir,
     // The sandbox's operator, for the operator pages.
     OPERATOR_EMAILS: SANDBOX_OPERATOR_EMAIL,
+    DATABASE_DIR: databaseDir,
   });
   try {
     const signedIn = await signIn(appUrl);
@@ -115,6 +120,7 @@ try {
   await bare.stop();
   await sandbox.stop();
   rmSync(sessionStoreDir, { recursive: true, force: true });
+  rmSync(databaseDir, { recursive: true, force: true });
 }
 
 const bareJs = results.flatMap((r) => (r.bare ? [r.bare.jsKiB] : []));
