@@ -7,7 +7,7 @@ import { CountButton } from "../../../count-button";
 export const dynamicParams = false;
 
 export function generateStaticParams() {
-  return ["10", "25", "50", "100"].map((count) => ({ count }));
+  return ["10", "25", "50", "100", "160"].map((count) => ({ count }));
 }
 
 export default async function Page({ params }) {
