@@ -12,22 +12,16 @@
 import { sql } from "drizzle-orm";
 import { openDatabase } from "@/lib/db/client";
 import { userKeyFor } from "@/lib/auth/user-key";
-import { listUsers, SANDBOX_OPERATOR_EMAIL } from "../../sandbox/users";
+import { users } from "../../e2e/fixtures/users";
 
 const OWN_DOCUMENTS = 19;
 const STUCK_DOCUMENTS = 50;
 const ACCESS_ENTRIES = 50;
 
-function sandboxUserKey(issuer: string, email: string): string {
-  const user = listUsers().find((u) => u.email === email);
-  if (!user) throw new Error(`the sandbox has no user ${email}`);
-  return userKeyFor(issuer, user.id);
-}
-
 /** Fills the embedded database in `dir` (migrating it first, as the app's own open does). `issuer`: the sandbox's auth URL. */
 export async function seedPageContent(dir: string, issuer: string): Promise<void> {
-  const alice = sandboxUserKey(issuer, "alice@example.com");
-  const oscar = sandboxUserKey(issuer, SANDBOX_OPERATOR_EMAIL);
+  const alice = userKeyFor(issuer, users.alice.sub);
+  const oscar = userKeyFor(issuer, users.oscar.sub);
   const database = await openDatabase({ dir });
   try {
     for (const statement of [
@@ -57,7 +51,7 @@ export async function seedPageContent(dir: string, issuer: string): Promise<void
         where t = 'created' or status = 'uploaded'`,
       sql`
         insert into operator_access_log (at, operator_user_key, operator_email, action, subject_user_key, item_id, detail)
-        select now() - g * interval '1 minute', ${oscar}, ${SANDBOX_OPERATOR_EMAIL},
+        select now() - g * interval '1 minute', ${oscar}, ${users.oscar.email},
                (array['view_overview', 'view_stuck', 'search', 'view_user', 'view_document'])[1 + g % 5],
                case when g % 5 in (3, 4) then 'bench-user-' || g end,
                case when g % 5 = 4 then md5('stuck' || g)::uuid::text end,
