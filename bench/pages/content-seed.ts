@@ -6,8 +6,10 @@
  *
  * - alice and oscar: 19 uploaded documents each; the bench's sign-in adds one more through the app, so `/documents`
  *   and oscar's page for the operator show their full page of 20.
- * - 50 documents of 50 other users, created two days ago and never uploaded: the stuck list's full page of 50.
- * - 50 entries in the operator access log, oscar's: the log's full page; the run's own operator page loads add to it.
+ * - 50 documents of 50 other users, created two days ago and never uploaded: the stuck list's full page (20) and more
+ *   to follow.
+ * - 50 entries in the operator access log, oscar's: the log's full page (20) and more; the run's own operator page
+ *   loads add to it.
  */
 import { sql } from "drizzle-orm";
 import { openDatabase } from "@/lib/db/client";

@@ -74,7 +74,8 @@ export function DocumentsWorkspace({ allowedOrigins, doctypeSuggestions, userKey
 
   useEffect(() => {
     // No IndexedDB (some private modes): uploads still work, they just cannot resume after a reload.
-    savedUploadStore.list(userKey).then(setInterrupted, () => undefined);
+    // Set only when there are some: an empty list would render the workspace again for nothing on every load.
+    savedUploadStore.list(userKey).then((saved) => saved.length > 0 && setInterrupted(saved), () => undefined);
   }, [userKey]);
 
   const resumeSaved = async (saved: SavedUpload, file: File) => {

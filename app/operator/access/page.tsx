@@ -13,6 +13,7 @@ import { LocalTime } from "@/components/local-time";
 import { OperatorPageHeading } from "@/app/operator/_components/operator-nav";
 import { DatabaseUnavailable } from "@/app/operator/_components/database-unavailable";
 import { operatorDocumentHref, operatorUserHref } from "@/app/operator/_components/links";
+import { OPERATOR_PAGE_SIZE } from "@/app/operator/_lib/page-size";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("operator.access");
@@ -33,7 +34,7 @@ export default async function OperatorAccessPage({ searchParams }: Props) {
   let page: Awaited<ReturnType<typeof listOperatorAccess>>;
   try {
     await recordOperatorAccess(operator, { action: "view_access_log" });
-    page = await listOperatorAccess({ before });
+    page = await listOperatorAccess({ before, limit: OPERATOR_PAGE_SIZE });
   } catch (error) {
     if (!isDatabaseUnavailable(error)) throw error;
     return (

@@ -19,6 +19,7 @@ import { LastEventText } from "@/app/operator/_components/last-event";
 import { DeviceText } from "@/app/operator/_components/device-text";
 import { durationText } from "@/app/operator/_components/durations";
 import { operatorDocumentHref, operatorUserHref } from "@/app/operator/_components/links";
+import { OPERATOR_PAGE_SIZE } from "@/app/operator/_lib/page-size";
 import { readStuckParams, stuckCursorParam, THRESHOLD_CHOICES, type StuckParams } from "@/app/operator/_lib/stuck-params";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -27,9 +28,6 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
-
-/** Rows per page, the longest silences on the first. */
-const STUCK_PAGE_SIZE = 50;
 
 const selectClasses = "h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm shadow-sm focus-visible:border-brand-600";
 
@@ -49,7 +47,7 @@ export default async function OperatorStuckPage({ searchParams }: Props) {
         now: params.now ?? new Date(),
         neverUploadedAfterMs: params.createdMinutes * 60_000,
         silentUploadAfterMs: params.silentMinutes * 60_000,
-        limit: STUCK_PAGE_SIZE,
+        limit: OPERATOR_PAGE_SIZE,
         after: params.after ?? undefined,
       });
       await recordOperatorAccess(signedIn, { action: "view_stuck" });
@@ -114,7 +112,7 @@ function StuckPages({ params, page }: { params: StuckParams; page: StuckPage }) 
     if (after) query.set("after", stuckCursorParam(after));
     return `/operator/stuck?${query}`;
   };
-  const following = Math.min(STUCK_PAGE_SIZE, page.total - page.skipped - page.documents.length);
+  const following = Math.min(OPERATOR_PAGE_SIZE, page.total - page.skipped - page.documents.length);
   return (
     <nav aria-label={t("pagesLabel")} className="flex justify-between gap-2">
       {params.after ? (

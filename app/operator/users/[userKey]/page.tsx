@@ -14,6 +14,7 @@ import { OperatorPageHeading } from "@/app/operator/_components/operator-nav";
 import { DatabaseUnavailable } from "@/app/operator/_components/database-unavailable";
 import { OperatorDocumentRows } from "@/app/operator/_components/document-rows";
 import { operatorUserHref } from "@/app/operator/_components/links";
+import { OPERATOR_PAGE_SIZE } from "@/app/operator/_lib/page-size";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("operator.user");
@@ -27,8 +28,6 @@ type Props = {
 
 /** User keys are base64url hashes; anything else is not one (and is not looked up). */
 const USER_KEY = /^[A-Za-z0-9_-]{1,100}$/;
-/** A page of documents an operator can take in at a glance, on a phone too. */
-const PAGE_SIZE = 20;
 const CURSOR = /^[A-Za-z0-9_-]{1,400}$/;
 
 /**
@@ -43,7 +42,7 @@ export default async function OperatorUserPageView({ params, searchParams }: Pro
   const cursor = rawCursor && CURSOR.test(rawCursor) ? rawCursor : undefined;
   let page: OperatorUserPage | null;
   try {
-    page = await getOperatorUser(userKey, { cursor, limit: PAGE_SIZE });
+    page = await getOperatorUser(userKey, { cursor, limit: OPERATOR_PAGE_SIZE });
   } catch (error) {
     if (!isDatabaseUnavailable(error)) throw error;
     return (
