@@ -15,7 +15,7 @@ import {
 } from "./support/session-cases";
 import { StatusTally } from "./support/tally";
 
-configureAppEnv();
+const appEnv = configureAppEnv();
 const account = await import("@/app/api/account/route");
 const documents = await import("@/app/api/documents/route");
 const { closeDatabase, getDatabase } = await import("@/lib/db/client");
@@ -37,6 +37,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await fuzz?.sandbox.stop();
   await closeDatabase();
+  appEnv.removeFolders();
 });
 
 /** GET /api/account's answer to each session outcome (docs/architecture.md, error codes). */

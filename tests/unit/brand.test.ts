@@ -1,7 +1,7 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { colord, extend } from "colord";
 import a11yPlugin from "colord/plugins/a11y";
 import { brandStyle, DEFAULT_BRAND_NAME, parseBrand } from "@/lib/brand/brand";
@@ -83,6 +83,7 @@ describe("checkBrand (npm run doctor)", () => {
 
   it("fails a logo path that is not in public/, and passes it once the file is there", () => {
     const cwd = mkdtempSync(path.join(tmpdir(), "brand-"));
+    onTestFinished(() => rmSync(cwd, { recursive: true, force: true }));
     const withLogo = config({ BRAND_LOGO: "/brand/acme.svg" });
     expect(checkBrand(withLogo, cwd)).toMatchObject({ status: "fail", fix: expect.stringContaining("BRAND_LOGO /brand/acme.svg is not in public/") });
     mkdirSync(path.join(cwd, "public/brand"), { recursive: true });
