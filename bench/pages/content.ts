@@ -6,7 +6,7 @@
  *
  *   npm run bench:pages:content
  *
- * BENCH_BARE_PORT (4254), BENCH_RUNS pairs per list (5), BENCH_ROWS (default 10,25,50,100; the bare page also has 160, as many elements as a full stuck list).
+ * BENCH_BARE_PORT (4254), BENCH_RUNS pairs per list (5), BENCH_ROWS (default 10,25,50,100; the bare page also has 160: 814 elements, as the stuck list had at 50 rows a page).
  */
 import os from "node:os";
 import { buildBareIfNeeded, startBare } from "./bare";
