@@ -28,7 +28,7 @@ import { buildBareIfNeeded, startBare } from "./bare";
 import { runLighthouse } from "./lighthouse";
 import { signIn } from "./sign-in";
 import { seedPageContent } from "./content-seed";
-import { allWithinGoals, compareWithBare, formatTable, median, summarizeRuns, type Pair, type PageResult } from "./table";
+import { allWithinGoals, compareWithBare, formatTable, GOALS, mainThreadVerdicts, median, summarizeRuns, type Pair, type PageResult } from "./table";
 import { envPort } from "../../scripts/lib/env-port";
 import { SANDBOX_OPERATOR_EMAIL } from "../../sandbox/users";
 
@@ -123,6 +123,7 @@ try {
   rmSync(databaseDir, { recursive: true, force: true });
 }
 
+const verdicts = mainThreadVerdicts(results);
 const bareJs = results.flatMap((r) => (r.bare ? [r.bare.jsKiB] : []));
 const bareJsMedian = bareJs.length ? median(bareJs) : Number.NaN;
 console.log(`
@@ -133,6 +134,7 @@ ${formatTable(results)}
 
 Each figure: the median over the pairs of the page's ratio to (×) or difference from (+) the bare run just before it;
 in brackets the page's and the bare page's medians. main thread = Lighthouse's main-thread work (4× CPU slowdown);
+pairs' main thread = the lowest and the highest of the pairs' main-thread ratios (wall-clock time on a shared CPU);
 renderer CPU = the thread time of the same tasks, unthrottled, not a goal: the work without the waits for a core;
 JS = JavaScript as transferred (gzip body + response headers); build JS = gzip size of the chunks the page's HTML
 loads, computed from .next without a browser. elements (RSC KiB) = the elements in the page's HTML and its inline RSC
@@ -141,4 +143,5 @@ npm run bench:pages:content. benchmarkIndex = Lighthouse's measure of the CPU (p
 machine). / and /auth/error signed out; /operator… signed in as the sandbox's operator; the others
 signed in as alice.
 Bare page's JS: ${bareJsMedian.toFixed(1)} KiB${Math.abs(bareJsMedian - BARE_JS_KIB) > 0.5 ? ` — NOT the ${BARE_JS_KIB} KiB in bench/pages/pages.ts (BARE_JS_KIB, which the page-weight e2e holds the pages to): update it` : ` (BARE_JS_KIB in bench/pages/pages.ts: ${BARE_JS_KIB})`}.
+Main-thread work within ${GOALS.mainThreadRatio}× on ${verdicts.met} of ${verdicts.rows} rows; on ${verdicts.straddling} of them the pairs fell on both sides of it.
 ${allWithinGoals(results) ? "Every page within every goal." : "Some figure misses its goal (✗)."}${SAVE_DIR ? `\nReports and traces: ${SAVE_DIR}` : ""}`);
