@@ -1,3 +1,4 @@
+import net from "node:net";
 import { test, expect } from "../fixtures/test";
 import { signIn, users } from "../fixtures/users";
 import { deployPorts, deployUrls } from "./origins";
@@ -13,7 +14,7 @@ test.describe("graceful shutdown", () => {
     await app?.stop();
   });
 
-  test("on SIGTERM an instance answers readiness 503 first, then refuses new connections, finishes the request in flight, and exits 0", async ({
+  test("on SIGTERM an instance answers readiness 503 first, then refuses new connections, finishes the request in flight, and exits 0 without waiting for a half-sent request", async ({
     page,
     context,
     admin,
@@ -41,6 +42,13 @@ test.describe("graceful shutdown", () => {
     const cookie = (await context.cookies(deployUrls.gracefulShutdown)).map((c) => `${c.name}=${c.value}`).join("; ");
     await page.goto("about:blank");
     const inFlight = fetch(`${app.url}/api/account`, { headers: { cookie } }).then((res) => res.status);
+    // A client that has sent half a request and nothing more (a slow or stalled one): no request has started, so the
+    // shutdown must not wait for it. Its connection is closed once the request in flight has finished.
+    const halfSent = net.connect(deployPorts.gracefulShutdown, "127.0.0.1");
+    halfSent.on("error", () => {});
+    const halfSentClosed = new Promise<void>((resolve) => halfSent.once("close", () => resolve()));
+    await new Promise<void>((resolve) => halfSent.once("connect", () => resolve()));
+    halfSent.write("GET /api/health HTTP/1.1\r\nHost: localhost\r\n");
     await page.waitForTimeout(1_000);
 
     const signalledAt = Date.now();
@@ -62,6 +70,7 @@ test.describe("graceful shutdown", () => {
       .toBe("refused");
     expect(await inFlight, "the request in flight was finished, not cut").toBe(200);
     expect(await app.exitCode()).toBe(0);
+    await halfSentClosed;
     // It waited for that request (≈ 2.5 s left of the service's delay), not for the 25 s bound.
     expect(Date.now() - signalledAt).toBeLessThan(10_000);
   });

@@ -3,6 +3,7 @@ import type http from "node:http";
 import { closeDatabase } from "@/lib/db/client";
 import { markDraining } from "@/lib/health/drain-state";
 import { getLogger } from "@/lib/logging/logger";
+import { requestsInFlight } from "@/lib/server/http-hooks";
 import { closeRedisConnection } from "@/lib/redis/connection";
 import { flushUnsavedTokens } from "@/lib/session/unsaved-tokens";
 import { flushTraces } from "@/lib/tracing/tracer";
@@ -16,7 +17,7 @@ export type ShutdownTimings = {
 
 /**
  * On SIGTERM (or SIGINT): readiness turns 503 at once; after `readinessDelayMs` stop accepting connections, let
- * in-flight requests finish, close idle keep-alive connections, write refreshed tokens this process still holds
+ * in-flight requests finish, close every connection that carries none (keep-alive, half-sent), write refreshed tokens this process still holds
  * because the session store could not take them (one last try), send the buffered trace spans, close the Redis
  * connection and the database (which releases the embedded one's folder lock), and exit 0 — or
  * exit 1 once `drainMs` have passed since the signal with some request still running.
@@ -36,7 +37,7 @@ function shutDown(signal: string, servers: Set<http.Server>, { readinessDelayMs,
   markDraining();
   logger.info({ msg: "shutting down: readiness 503, then no new connections, draining in-flight requests", signal, readinessDelayMs, drainMs });
   const deadline = setTimeout(() => {
-    logger.error({ msg: "drain deadline passed: exiting with requests still in flight", drainMs });
+    logger.error({ msg: "drain deadline passed: exiting with requests still in flight", drainMs, requests: requestsInFlight() });
     process.exit(1);
   }, drainMs);
   deadline.unref();
@@ -44,23 +45,21 @@ function shutDown(signal: string, servers: Set<http.Server>, { readinessDelayMs,
 }
 
 function closeListeners(servers: Set<http.Server>): void {
-  const exit = () =>
-    void Promise.all([flushTraces(), flushUnsavedTokens().finally(closeRedisConnection), closeDatabase()]).finally(() => process.exit(0));
-  let open = servers.size;
-  if (open === 0) return exit();
-  for (const server of servers) {
-    server.close(() => {
-      open -= 1;
-      if (open > 0) return;
-      getLogger().info({ msg: "drained: exiting" });
-      exit();
-    });
-  }
-  // A keep-alive connection with no request in flight would hold close() until its idle timeout; connections
-  // busy now become idle once their response is sent, so sweep until all are gone.
-  const sweep = () => {
+  for (const server of servers) server.close();
+  // Requests are waited for, not connections: once none is running, a connection still open carries none (a
+  // keep-alive one between requests, or one that never sent a whole request) and is closed. Waiting for
+  // server.close()'s callback instead let such a connection hold a drained instance until the deadline, and exit 1.
+  const timer = setInterval(drainOrExit, 100);
+  drainOrExit();
+
+  function drainOrExit() {
+    // A keep-alive connection with no request in flight would only end at its idle timeout: close those now, and
+    // again each round, as busy ones become idle once their response is sent.
     for (const server of servers) server.closeIdleConnections();
-  };
-  sweep();
-  setInterval(sweep, 100).unref();
+    if (requestsInFlight() > 0) return;
+    clearInterval(timer);
+    for (const server of servers) server.closeAllConnections();
+    getLogger().info({ msg: "drained: exiting" });
+    void Promise.all([flushTraces(), flushUnsavedTokens().finally(closeRedisConnection), closeDatabase()]).finally(() => process.exit(0));
+  }
 }

@@ -21,6 +21,10 @@ export function markInternalServer(server: http.Server): void {
 /** The HTTP servers of this process, seen as they accept connections: what graceful shutdown closes. */
 export const knownServers = new Set<http.Server>();
 
+let inFlight = 0;
+/** Requests those servers have received and not yet finished (or lost to a closed connection): what a shutdown waits for. */
+export const requestsInFlight = () => inFlight;
+
 /**
  * Wraps every request Next's HTTP server receives, before Next sees it:
  * - gives it a request id (the trusted proxy's X-Request-Id, else a new one), written into the request
@@ -55,7 +59,9 @@ export function installHttpHooks(options: { trustProxy: boolean; trustedProxies?
     // The path only: query strings can carry codes, states and signatures.
     const path = (req.url ?? "").split("?")[0] ?? "";
     const span = startRequestSpan(req.method ?? "GET", routeLabel(path), path, requestId);
+    inFlight += 1;
     res.once("close", () => {
+      inFlight -= 1;
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       const aborted = !res.writableFinished;
       logger.info({
