@@ -17,10 +17,10 @@ export type ShutdownTimings = {
 
 /**
  * On SIGTERM (or SIGINT): readiness turns 503 at once; after `readinessDelayMs` stop accepting connections, let
- * in-flight requests finish, close every connection that carries none (keep-alive, half-sent), write refreshed tokens this process still holds
- * because the session store could not take them (one last try), send the buffered trace spans, close the Redis
- * connection and the database (which releases the embedded one's folder lock), and exit 0 — or
- * exit 1 once `drainMs` have passed since the signal with some request still running.
+ * in-flight requests finish, close every connection that carries none (keep-alive, half-sent), write refreshed
+ * tokens this process still holds because the session store could not take them (one last try), send the buffered
+ * trace spans, close the Redis connection and the database (which releases the embedded one's folder lock), and
+ * exit 0 — or exit 1 once `drainMs` have passed since the signal with some request still running.
  *
  * Next's own handler drains without a bound and exits 143, which process managers count as a failure;
  * it is removed here (the equivalent of NEXT_MANUAL_SIG_HANDLE, set after the fact).
