@@ -20,7 +20,8 @@ export type ShutdownTimings = {
  * in-flight requests finish, close every connection that carries none (keep-alive, half-sent), write refreshed
  * tokens this process still holds because the session store could not take them (one last try), send the buffered
  * trace spans, close the Redis connection and the database (which releases the embedded one's folder lock), and
- * exit 0 — or exit 1 once `drainMs` have passed since the signal with some request still running.
+ * exit 0 — or exit 1 once `drainMs` have passed since the signal without getting there (a request still running, or
+ * one of those last steps hung).
  *
  * Next's own handler drains without a bound and exits 143, which process managers count as a failure;
  * it is removed here (the equivalent of NEXT_MANUAL_SIG_HANDLE, set after the fact).
@@ -37,7 +38,10 @@ function shutDown(signal: string, servers: Set<http.Server>, { readinessDelayMs,
   markDraining();
   logger.info({ msg: "shutting down: readiness 503, then no new connections, draining in-flight requests", signal, readinessDelayMs, drainMs });
   const deadline = setTimeout(() => {
-    logger.error({ msg: "drain deadline passed: exiting with requests still in flight", drainMs, requests: requestsInFlight() });
+    // With no request left, what ran out of time is the last step (tokens, traces, Redis, the database).
+    const requests = requestsInFlight();
+    const msg = requests > 0 ? "drain deadline passed: exiting with requests still in flight" : "drain deadline passed: exiting before the last writes and closes finished";
+    logger.error({ msg, drainMs, requests });
     process.exit(1);
   }, drainMs);
   deadline.unref();
