@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { test, expect } from "../fixtures/test";
+import { expectNoAxeViolations } from "../fixtures/axe";
 import { signIn, users } from "../fixtures/users";
 import { deployPorts, deployUrls } from "./origins";
 import { sandboxEnv, startStandaloneApp, type StandaloneApp } from "./standalone-server";
@@ -19,18 +19,13 @@ const AUTH_SECRET = "e2e-only-branded-auth-secret-0123456789abcdef01";
 
 test.use({ baseURL: deployUrls.branded });
 
-async function expectNoViolations(page: Page, label: string) {
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `axe on ${label}`).toEqual([]);
-}
-
 /** Header, title and the brand colour on a page of the branded instance. */
 async function expectBranded(page: Page, label: string) {
   await expect(page.getByRole("banner").getByTestId("brand-name")).toHaveText("Acme Legal");
   await expect(page.getByRole("banner").getByRole("img", { name: "Acme Legal logo" })).toHaveAttribute("src", "/brand/acme.svg");
   await expect(page).toHaveTitle(/Acme Legal$/);
   expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--color-brand-600").trim())).toBe("#0f766e");
-  await expectNoViolations(page, label);
+  await expectNoAxeViolations(page, label);
 }
 
 test.describe("a second brand, from env alone", () => {

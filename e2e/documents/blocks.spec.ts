@@ -1,8 +1,8 @@
 import { utimes } from "node:fs/promises";
-import AxeBuilder from "@axe-core/playwright";
 import path from "node:path";
 import type { CDPSession, Page, Request } from "@playwright/test";
 import { test, expect } from "../fixtures/test";
+import { expectNoAxeViolations } from "../fixtures/axe";
 import { signIn, users } from "../fixtures/users";
 import { urls } from "../ports";
 import { MiB, expectOnDocumentsList, expectStored, recordUploadProgress, stageFile, watchBodiesSentToApp, watchStorageRequests, writeRandomFile, type GeneratedFile } from "./support";
@@ -61,12 +61,6 @@ const savedUploads = (page: Page) =>
  */
 async function expectNoSavedUploads(page: Page) {
   await expect.poll(async () => ((await savedUploads(page)) as { id: string }[]).map((saved) => saved.id), { timeout: 10_000 }).toEqual([]);
-}
-
-/** axe-core's WCAG 2.1 A/AA rules on the page as it stands (the paused row, the resume prompt). */
-async function expectNoViolations(page: Page, label: string) {
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `accessibility violations on ${label}`).toEqual([]);
 }
 
 async function startUpload(page: Page, file: GeneratedFile) {
@@ -163,7 +157,7 @@ test.describe("block upload", () => {
     for (const index of stagedAtPause) expect(watch.staged.has(index), `block ${index} counted staged without storage's 201`).toBe(true);
     const sentBeforeResume = watch.blocks().length;
     await page.screenshot({ path: shot("desktop-paused"), fullPage: true });
-    await expectNoViolations(page, "a paused block upload");
+    await expectNoAxeViolations(page, "a paused block upload");
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: shot("mobile-paused"), fullPage: true });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
@@ -195,7 +189,7 @@ test.describe("block upload", () => {
     const interrupted = page.getByTestId("interrupted-upload");
     await expect(interrupted).toContainText(/\d+ of 12 blocks sent/);
     await page.screenshot({ path: shot("desktop-resume-prompt"), fullPage: true });
-    await expectNoViolations(page, "the resume prompt after a reload");
+    await expectNoAxeViolations(page, "the resume prompt after a reload");
     const resumeInput = interrupted.getByLabel(/Resume/);
     await resumeInput.setInputFiles(other.path);
     await expect(page.getByTestId("resume-refused")).toContainText("not the same file");

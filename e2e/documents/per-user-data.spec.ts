@@ -1,7 +1,7 @@
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { test, expect } from "../fixtures/test";
+import { expectNoAxeViolations } from "../fixtures/axe";
 import { fillSandboxSignIn, type User } from "../fixtures/users";
 import { urls } from "../ports";
 import { MiB, stageFile, writeRandomFile, type GeneratedFile } from "./support";
@@ -105,8 +105,7 @@ test.describe("browser data per user, keyed by subject", () => {
     await expect(confirm).toBeVisible();
     await expect(confirm.getByRole("button", { name: "Cancel" })).toBeFocused();
     await page.screenshot({ path: shot("sign-out-confirmation") });
-    const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    await expectNoAxeViolations(page, "the sign-out confirmation");
     await page.keyboard.press("Escape");
     await expect(confirm).toBeHidden();
     expect(await browserData(page)).toMatch(/sig=/);

@@ -1,6 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
-import { devices, type BrowserContext, type Page } from "@playwright/test";
+import { devices, type BrowserContext } from "@playwright/test";
 import { test, expect } from "../fixtures/test";
+import { expectNoAxeViolations } from "../fixtures/axe";
 import { signIn, users } from "../fixtures/users";
 import { MiB, expectOnDocumentsList, listedDocument, stageFile, writeRandomFile } from "./support";
 
@@ -16,11 +16,6 @@ const TEXT = {
   en: { choose: "Choose files", upload: "Upload", cancel: /^Cancel upload of /, left: "left", underWay: "under way", device: /^\s*(·\s+)?\S.* on \S/ },
   ja: { choose: "ファイルを選択", upload: "アップロード", cancel: /のアップロードをキャンセル$/, left: "残り", underWay: "アップロード中です", device: /^\s*(·\s+)?\S.*の \S/ },
 } as const;
-
-async function expectNoViolations(page: Page, label: string) {
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `axe on ${label}`).toEqual([]);
-}
 
 /** The language the app answers in from now on: the language menu's cookie, as a person's choice would set it. */
 async function useLanguage(context: BrowserContext, locale: "en" | "ja") {
@@ -56,7 +51,7 @@ test.describe("what a person sees of an upload and of a document's history", () 
         await expect(row.getByTestId("upload-progress-text")).toHaveText(/^\d{1,3}% · /);
         // The form no longer says "Choose a file to start" while the upload runs.
         await expect(page.getByTestId("form-hint")).toContainText(text.underWay);
-        await expectNoViolations(page, `documents during an upload (${locale}, ${label})`);
+        await expectNoAxeViolations(page, `documents during an upload (${locale}, ${label})`);
         await page.screenshot({ path: testInfo.outputPath(`uploading-${locale}-${label}.png`) });
         await row.getByRole("button", { name: text.cancel }).click();
         await expect(page.getByTestId("upload-cancelled")).toBeVisible();
@@ -128,7 +123,7 @@ test.describe("what a person sees of an upload and of a document's history", () 
       await expect(details).toHaveJSProperty("open", true);
       await expect(md5).toHaveText(file.md5Hex);
       await expect(trail.locator('[data-key="requestId"]').first()).toBeAttached();
-      await expectNoViolations(page, `a document's page, technical details open (${locale})`);
+      await expectNoAxeViolations(page, `a document's page, technical details open (${locale})`);
       await page.screenshot({ path: testInfo.outputPath(`history-${locale}-desktop.png`), fullPage: true });
 
       // On a 390 px phone the MD5 stays on one line: not broken mid-string.

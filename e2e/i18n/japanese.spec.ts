@@ -1,6 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { test, expect } from "../fixtures/test";
+import { expectNoAxeViolations } from "../fixtures/axe";
 import { fillSandboxSignIn, users } from "../fixtures/users";
 import { urls } from "../ports";
 import { MiB, expectOnDocumentsList, writeRandomFile } from "../documents/support";
@@ -43,11 +43,6 @@ async function latinWords(page: Page): Promise<string[]> {
 async function expectJapanese(page: Page, label: string) {
   await expect(page.locator("html")).toHaveAttribute("lang", "ja");
   expect(await latinWords(page), `English words on ${label}`).toEqual([]);
-}
-
-async function expectNoViolations(page: Page, label: string) {
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `axe on ${label}`).toEqual([]);
 }
 
 /** Saved as screenshots/ja-* at desktop and phone width (e2e/visual/capture.ts). */
@@ -100,7 +95,7 @@ test("a Japanese user: sign-in, account, session list and an outage in Japanese,
   await page.goto("/");
   await expectJapanese(page, "landing");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("電子署名を、あなたのアプリの中に");
-  await expectNoViolations(page, "landing");
+  await expectNoAxeViolations(page, "landing");
   await capture(page, "landing");
 
   await signInInJapanese(page);
@@ -119,7 +114,7 @@ test("a Japanese user: sign-in, account, session list and an outage in Japanese,
   await expect(thisDevice).toContainText("現在利用中");
   await expect(thisDevice).toContainText(/ログイン日時: \d{4}年\d{1,2}月\d{1,2}日 \d{1,2}:\d{2}/);
   await expectJapanese(page, "account");
-  await expectNoViolations(page, "account");
+  await expectNoAxeViolations(page, "account");
   await capture(page, "account");
 
   // The server's HTML already has the Tokyo time: server and browser wrote the same text.
@@ -220,5 +215,5 @@ test("uploading in Japanese: a name macOS decomposed is taken in NFC, a refused 
   await expect(row).toContainText(/\d{4}年\d{1,2}月\d{1,2}日 \d{1,2}:\d{2}/);
   await expect(row).toContainText("8.0 MiB");
   await expectJapanese(page, "documents list");
-  await expectNoViolations(page, "documents list");
+  await expectNoAxeViolations(page, "documents list");
 });

@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
 import { test, expect } from "../fixtures/test";
+import { expectNoAxeViolations } from "../fixtures/axe";
 import { signIn, users } from "../fixtures/users";
 import { capture } from "../visual/capture";
 import { stageFile, writeRandomFile } from "../documents/support";
@@ -18,11 +17,6 @@ test.describe.configure({ mode: "parallel" });
 
 /** A made-up Japanese document name, so that the search shows a substring match inside Japanese text. */
 const JAPANESE_NAME = "売買契約書（見本）.pdf";
-
-async function expectNoViolations(page: Page, label: string) {
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  expect(violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `axe on ${label}`).toEqual([]);
-}
 
 for (const language of Object.keys(LANGUAGES) as Language[]) {
   const { catalog } = LANGUAGES[language];
@@ -47,13 +41,13 @@ for (const language of Object.keys(LANGUAGES) as Language[]) {
     await operator.goto("/operator?range=7d");
     await expect(operator.getByTestId("operator-figures")).toBeVisible();
     await expect(operator.getByTestId("operator-day-chart").locator("[data-day]")).toHaveCount(7);
-    await expectNoViolations(operator, "overview");
+    await expectNoAxeViolations(operator, "overview");
     await capture(operator, name("overview"));
     // The figures as a table, opened by keyboard.
     await operator.getByText(op.chart.asTable).focus();
     await operator.keyboard.press("Enter");
     await expect(operator.getByTestId("operator-day-table").locator("tbody tr")).toHaveCount(7);
-    await expectNoViolations(operator, "overview with the table open");
+    await expectNoAxeViolations(operator, "overview with the table open");
 
     // A custom period: no date fields until it is chosen, then they start from the days on show.
     await expect(operator.getByLabel(op.overview.from)).toHaveCount(0);
@@ -69,7 +63,7 @@ for (const language of Object.keys(LANGUAGES) as Language[]) {
     firstDay.setUTCDate(firstDay.getUTCDate() - 6);
     await expect(operator.getByLabel(op.overview.from)).toHaveValue(firstDay.toISOString().slice(0, 10));
     await expect(operator.getByTestId("operator-day-chart").locator("[data-day]")).toHaveCount(7);
-    await expectNoViolations(operator, "overview, custom period");
+    await expectNoAxeViolations(operator, "overview, custom period");
     await capture(operator, name("overview-custom"));
 
     // A bad custom period: named, and what was typed kept.
@@ -77,34 +71,34 @@ for (const language of Object.keys(LANGUAGES) as Language[]) {
     await expect(operator.getByTestId("operator-period-error")).toContainText(op.overview.periodErrors.order);
     await expect(operator.getByLabel(op.overview.from)).toHaveValue("2026-11-30");
     await expect(operator.getByLabel(op.overview.to)).toHaveAttribute("aria-invalid", "true");
-    await expectNoViolations(operator, "overview, period error");
+    await expectNoAxeViolations(operator, "overview, period error");
 
     // Two hours on (the sandbox app's `now`): what is stuck then, so the list has rows to show.
     await operator.goto(`/operator/stuck?now=${encodeURIComponent(new Date(Date.now() + 2 * 3_600_000).toISOString())}`);
     await expect(operator.getByTestId("operator-stuck-row").first()).toBeVisible();
-    await expectNoViolations(operator, "stuck list");
+    await expectNoAxeViolations(operator, "stuck list");
     await capture(operator, name("stuck"));
 
     await operator.goto(`/operator/search?q=${encodeURIComponent("契約")}`);
     await expect(operator.getByTestId("operator-document-row").filter({ hasText: JAPANESE_NAME }).first()).toBeVisible();
-    await expectNoViolations(operator, "search");
+    await expectNoAxeViolations(operator, "search");
     await capture(operator, name("search"));
 
     await operator.goto(`/operator/search?q=${encodeURIComponent(users.alice.email)}`);
     await operator.getByTestId("operator-user-row").getByRole("link", { name: users.alice.email, exact: true }).click();
     await expect(operator.getByTestId("operator-user-facts")).toBeVisible();
-    await expectNoViolations(operator, "a user's page");
+    await expectNoAxeViolations(operator, "a user's page");
     await capture(operator, name("user"));
 
     await operator.getByTestId("operator-document-row").first().getByRole("link").first().click();
     await expect(operator.getByTestId("audit-trail")).toBeVisible();
     await operator.getByTestId("technical-details").first().locator("summary").click();
-    await expectNoViolations(operator, "a document's page, technical details open");
+    await expectNoAxeViolations(operator, "a document's page, technical details open");
     await capture(operator, name("document"));
 
     await operator.goto("/operator/access");
     await expect(operator.getByTestId("operator-access-entry").first()).toBeVisible();
-    await expectNoViolations(operator, "the access log");
+    await expectNoAxeViolations(operator, "the access log");
     await capture(operator, name("access"));
   });
 }

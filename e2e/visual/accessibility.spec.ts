@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
 import { test, expect } from "../fixtures/test";
+import { expectNoAxeViolations } from "../fixtures/axe";
 import { fillSandboxSignIn, signIn, users } from "../fixtures/users";
 import { MiB, stageFile, writeRandomFile } from "../documents/support";
 
@@ -10,53 +9,46 @@ test.use({ reuseSignIn: true });
 // Independent tests, the last of the run and long: spread over the workers rather than left to one.
 test.describe.configure({ mode: "parallel" });
 
-/** axe-core's WCAG 2.x A/AA rules on a page as it stands; any violation fails with its rule and elements. */
-async function expectNoViolations(page: Page, label: string) {
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  const found = violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  expect(found, `accessibility violations on ${label}`).toEqual([]);
-}
-
 test("signed-out pages and the sandbox's sign-in page meet WCAG 2.1 AA rules", async ({ page }) => {
   await page.goto("/");
-  await expectNoViolations(page, "landing");
+  await expectNoAxeViolations(page, "landing");
   await page.goto("/auth/error?error=AccessDenied");
-  await expectNoViolations(page, "auth error");
+  await expectNoAxeViolations(page, "auth error");
   await page.goto("/");
   await page.getByRole("main").getByRole("button", { name: "Sign in with eSign" }).click();
   await expect(page.getByLabel("Email")).toBeVisible();
-  await expectNoViolations(page, "sandbox sign-in");
+  await expectNoAxeViolations(page, "sandbox sign-in");
   await fillSandboxSignIn(page, { ...users.alice, password: "wrong-password" });
   await expect(page.getByRole("alert")).toBeVisible();
-  await expectNoViolations(page, "sandbox sign-in with an error");
+  await expectNoAxeViolations(page, "sandbox sign-in with an error");
 });
 
 test("account and documents pages meet WCAG 2.1 AA rules", async ({ page }) => {
   await signIn(page, users.alice);
   await expect(page.getByTestId("account-record")).toBeVisible();
-  await expectNoViolations(page, "account");
+  await expectNoAxeViolations(page, "account");
   await page.getByRole("link", { name: "Documents" }).click();
   await expect(page.getByRole("heading", { name: "Documents", level: 1 })).toBeVisible();
-  await expectNoViolations(page, "documents (before an upload)");
+  await expectNoAxeViolations(page, "documents (before an upload)");
 
   const file = await writeRandomFile(test.info().outputPath("accessible.pdf"), MiB);
   await stageFile(page, file);
   await page.getByLabel("Name").fill("ab");
   await page.getByRole("button", { name: "Upload", exact: true }).click();
   await expect(page.getByText("Name must have at least 3 characters.").first()).toBeVisible();
-  await expectNoViolations(page, "documents (name error)");
+  await expectNoAxeViolations(page, "documents (name error)");
   await page.getByLabel("Name").fill("accessible.pdf");
   await page.getByRole("button", { name: "Upload", exact: true }).click();
   await expect(page.getByTestId("upload-success")).toBeVisible();
   await expect(page.getByTestId("document-row").first()).toBeVisible();
-  await expectNoViolations(page, "documents (uploaded, the list)");
+  await expectNoAxeViolations(page, "documents (uploaded, the list)");
 
   await page.getByTestId("document-row").first().getByRole("link").click();
   await expect(page.getByTestId("audit-trail")).toBeVisible();
-  await expectNoViolations(page, "a document's page");
+  await expectNoAxeViolations(page, "a document's page");
   await page.getByRole("button", { name: "Remove from this list" }).click();
   await expect(page.getByRole("dialog", { name: "Remove from this list?" })).toBeVisible();
-  await expectNoViolations(page, "a document's page, remove confirmation open");
+  await expectNoAxeViolations(page, "a document's page, remove confirmation open");
   await page.keyboard.press("Escape");
   await expect(page.getByRole("dialog")).toBeHidden();
 });
@@ -64,20 +56,20 @@ test("account and documents pages meet WCAG 2.1 AA rules", async ({ page }) => {
 test("the customer-not-found state meets WCAG 2.1 AA rules", async ({ page }) => {
   await signIn(page, users.bob);
   await expect(page.getByTestId("customer-not-found")).toBeVisible();
-  await expectNoViolations(page, "account without customer");
+  await expectNoAxeViolations(page, "account without customer");
 });
 
 test("the expired-link message and the sandbox's sign-out and fresh sign-in pages meet WCAG 2.1 AA rules", async ({ page }) => {
   await page.goto("/auth/error?error=LinkExpired");
-  await expectNoViolations(page, "expired sign-in link");
+  await expectNoAxeViolations(page, "expired sign-in link");
   await signIn(page, users.alice);
   await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page.getByRole("button", { name: "Yes, sign me out" })).toBeVisible();
-  await expectNoViolations(page, "sandbox sign-out");
+  await expectNoAxeViolations(page, "sandbox sign-out");
   await page.getByRole("button", { name: "No, stay signed in" }).click();
   await page.getByRole("main").getByRole("button", { name: "Use another account" }).click();
   await expect(page.getByTestId("signed-in-as")).toBeVisible();
-  await expectNoViolations(page, "sandbox sign-in naming who is signed in");
+  await expectNoAxeViolations(page, "sandbox sign-in naming who is signed in");
 });
 
 test("the signed-in devices panel and its confirmation dialog meet WCAG 2.1 AA rules", async ({ page }) => {
@@ -85,7 +77,7 @@ test("the signed-in devices panel and its confirmation dialog meet WCAG 2.1 AA r
   await expect(page.getByRole("list", { name: "Signed-in devices" })).toBeVisible();
   await page.getByRole("button", { name: "Sign out everywhere" }).click();
   await expect(page.getByRole("dialog", { name: "Sign out everywhere?" })).toBeVisible();
-  await expectNoViolations(page, "sign out everywhere, confirmation open");
+  await expectNoAxeViolations(page, "sign out everywhere, confirmation open");
   await page.keyboard.press("Escape");
   await expect(page.getByRole("dialog")).toBeHidden();
 });
