@@ -1,3 +1,4 @@
+import { MIN_RATE_LIMIT_WAIT_MS } from "@/lib/api-client";
 import { batchReports, randomUuid, type DocumentReport, type UploadMilestone } from "@/lib/documents/document-report";
 
 /** One report waiting to be delivered, as kept in the browser (IndexedDB in the app). */
@@ -45,9 +46,6 @@ export const OUTBOX_REQUEST_TIMEOUT_MS = 30_000;
  * 16 KiB leave room for the page's other keepalive requests.
  */
 export const OUTBOX_PARALLEL_DOCUMENTS = 3;
-
-/** The shortest wait after a 429, whatever its `Retry-After` says (0 included): never a storm of retries. */
-export const OUTBOX_MIN_RATE_LIMIT_WAIT_MS = 1_000;
 
 /** How long an undelivered report is kept: past this, the record it would complete is long settled. */
 export const OUTBOX_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
@@ -212,7 +210,7 @@ export class ReportOutbox {
       if (this.now() < this.pausedUntil) return this.holdUntilPauseEnds(itemId);
       const outcome = await this.attempt(itemId, batch.map((entry) => entry.report));
       if (typeof outcome === "object") {
-        this.pausedUntil = Math.max(this.pausedUntil, this.now() + Math.max(outcome.retryAfterMs, OUTBOX_MIN_RATE_LIMIT_WAIT_MS));
+        this.pausedUntil = Math.max(this.pausedUntil, this.now() + Math.max(outcome.retryAfterMs, MIN_RATE_LIMIT_WAIT_MS));
         return this.holdUntilPauseEnds(itemId);
       }
       if (outcome === "retry") {
