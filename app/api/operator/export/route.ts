@@ -12,7 +12,6 @@ import { currentRequestId } from "@/lib/logging/request-context";
 import { requireOperatorForRequest } from "@/lib/operators/operator-access";
 import { operatorExportChunks } from "@/lib/operators/operator-export";
 import { recordOperatorAccess } from "@/lib/operators/operator-records";
-import { spendBudget } from "@/lib/rate-limit/budgets";
 import { withErrorHandling } from "@/lib/route-handler";
 
 export const dynamic = "force-dynamic";
@@ -30,12 +29,12 @@ const PERIOD_PROBLEMS = {
 /**
  * The overview's documents for a period, across users: `?format=csv|json&range=today|7d|30d|custom[&from=&to=]`,
  * the period in the operator's time zone exactly as the overview reads it (app/operator/_lib/period.ts). Streamed
- * in keyset batches (lib/operators/operator-export.ts). 404 for anyone but an operator, before any validation; the
- * download is written to the access log before it starts.
+ * in keyset batches (lib/operators/operator-export.ts). Its "operator-export" budget is spent and anyone but an operator
+ * is turned away in proxy.ts (answered as for a path that does not exist), before any validation; the download is
+ * written to the access log before it starts.
  */
 export const GET = withErrorHandling(async (req) => {
   const operator = await requireOperatorForRequest(req);
-  await spendBudget("operator-export", operator.userKey);
   const query = Object.fromEntries(req.nextUrl.searchParams);
   const { format } = formatSchema.parse({ format: query.format ?? "csv" });
   const timeZone = resolveTimeZone(req.cookies.get(TIME_ZONE_COOKIE)?.value);

@@ -9,7 +9,6 @@ import { currentRequestId } from "@/lib/logging/request-context";
 import { requireOperatorForRequest } from "@/lib/operators/operator-access";
 import { accessLogExportChunks } from "@/lib/operators/operator-export";
 import { recordOperatorAccess } from "@/lib/operators/operator-records";
-import { spendBudget } from "@/lib/rate-limit/budgets";
 import { withErrorHandling } from "@/lib/route-handler";
 
 export const dynamic = "force-dynamic";
@@ -17,12 +16,12 @@ export const dynamic = "force-dynamic";
 const formatSchema = z.object({ format: z.enum(["csv", "json"], { error: "format must be csv or json" }) });
 
 /**
- * The whole operator access log, oldest first: `?format=csv|json`. 404 for anyone but an operator; the download is
- * itself written to the log (before it starts, so it is in it).
+ * The whole operator access log, oldest first: `?format=csv|json`. Its "operator-export" budget is spent and anyone but
+ * an operator is turned away in proxy.ts (answered as for a path that does not exist); the download is itself written
+ * to the log (before it starts, so it is in it).
  */
 export const GET = withErrorHandling(async (req) => {
   const operator = await requireOperatorForRequest(req);
-  await spendBudget("operator-export", operator.userKey);
   const { format } = formatSchema.parse({ format: req.nextUrl.searchParams.get("format") ?? "csv" });
   await withDocumentRecords(() => recordOperatorAccess(operator, { action: "export_access_log", detail: format }), OPERATOR_DATA_UNAVAILABLE_MESSAGE);
   const requestId = currentRequestId();
