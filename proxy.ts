@@ -6,7 +6,8 @@ import { routeLabel } from "@/lib/metrics/http-requests";
 import { recordRateLimited } from "@/lib/metrics/rate-limits";
 import { operatorOf } from "@/lib/operators/operator-access";
 import { getRateLimiter, rateLimitedError } from "@/lib/rate-limit/budgets";
-import { proxyBudgetOf, UNKNOWN_PATH } from "@/lib/rate-limit/proxy-budgets";
+import { proxyBudgetOf } from "@/lib/rate-limit/proxy-budgets";
+import { UNKNOWN_PATH } from "@/lib/routes/app-routes";
 import { tooManyRequestsPage } from "@/lib/rate-limit/too-many-requests-page";
 import { clearSessionCookie, cookieHeaderWithSession, encodeSessionToken, readSessionTokenState, setSessionCookie } from "@/lib/auth/session-cookie";
 import { buildContentSecurityPolicy, createNonce } from "@/lib/security/content-security-policy";
@@ -47,7 +48,7 @@ export async function proxy(req: NextRequest) {
     return res;
   }
 
-  const budget = proxyBudgetOf(req.nextUrl.pathname, req.headers);
+  const budget = proxyBudgetOf(req.nextUrl.pathname);
   if (state?.status === "active" && budget) {
     const decision = await getRateLimiter().consume(budget.name, userKeyFor(config.issuer, state.record.subject));
     if (!decision.allowed) {

@@ -57,6 +57,12 @@ export const APP_ROUTES: readonly AppRoute[] = [
   { path: "/language", kind: "route", exempt: "static: a cookie and a redirect back, reading nothing" },
 ];
 
+/**
+ * Where proxy.ts sends anyone but an operator who asks for an operator route: a path that reaches no page or route, so
+ * the answer is Next's own for an unknown path (404, its page, in the same content type), and says nothing of the route.
+ */
+export const UNKNOWN_PATH = "/api/operator/not-a-route";
+
 /** `/documents/[itemId]` as the metrics label it is known by: `/documents/:itemId`. */
 export function routeLabelOf(path: string): string {
   return path.replace(/\[(?:\.\.\.)?([^\]]+)\]/g, ":$1");
