@@ -140,8 +140,8 @@ function detailsOf(event: DocumentEventInput): Record<string, unknown> {
 
 /**
  * The most events one document's audit trail keeps from reports. A real upload records a handful: created,
- * upload_started, one `resumed` per resume, uploaded (a 2 GiB block upload paused and resumed 20 times records 24,
- * docs/documents.md). The cap bounds what a script holding a session can make one document's trail (and its export) hold.
+ * upload_started, one `resumed` per resume, uploaded (a 2 GiB block upload paused and resumed 20 times records 23,
+ * and 2 more per dropped connection: tests/unit/upload-trail-size.test.ts). The cap bounds what a script holding a session can make one document's trail (and its export) hold.
  */
 export const DOCUMENT_EVENTS_MAX = 1_000;
 
