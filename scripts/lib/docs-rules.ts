@@ -65,11 +65,16 @@ export function findHistoryMarkers(file: string, text: string): DocsProblem[] {
 
 /**
  * A figure: a number, a space and a unit of time or size (`17.2 ms`, `3 s`, `1.5 min`, `237 MiB`, `56 req/s`), or a
- * number with a share or a ratio (`12 %`, `1.3×`; `20 × 200` is a product), in prose ("429s" is a plural, not a time). Not a figure: anything inside backticks or a fenced code block
- * (commands, settings and defaults are written as code), and a bound written with ≤, ≥, <, > or ± in front of it
- * (a goal or a limit, not a measurement).
+ * number with a share or a ratio (`12 %`, `1.3×`; `20 × 200` is a product), in prose ("429s" is a plural, not a
+ * time). Not a figure: anything inside backticks or a fenced code block (commands, settings and defaults are
+ * written as code), and a bound: a number after ≤, ≥, <, >, ±, ~ or the words "at most", "at least", "up to",
+ * "more than", "less than", "over", "under", "within", "below", "above" (a goal or a limit, not a measurement).
  */
-const FIGURE = /(?<![\w.,])(?<bound>[≤≥<>±~]\s?)?\d[\d,]*(?:\.\d+)?(?:\s(?:ms|µs|s|min|KiB|MiB|GiB|KB|MB|GB|kB|req\/s|writes\/s)|\s?%|×)(?![\p{L}\d])/gu;
+const BOUND = String.raw`(?:[≤≥<>±~]|\b(?:at most|at least|up to|more than|less than|over|under|within|below|above))\s?`;
+const FIGURE = new RegExp(
+  String.raw`(?<![\w.,])(?<!${BOUND})\d[\d,]*(?:\.\d+)?(?:\s(?:ms|µs|s|min|KiB|MiB|GiB|KB|MB|GB|kB|req\/s|writes\/s)|\s?%|×)(?![\p{L}\d])`,
+  "giu",
+);
 const FIGURES_LINK = /\]\((?:[^)\s]*\/)?figures\.md(?:#[^)\s]*)?\)/;
 const FENCE = /^\s*(```|~~~)/;
 const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+/;
@@ -77,7 +82,7 @@ const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+/;
 /** Figures in one line of prose, with code spans taken out. */
 export function figuresIn(line: string): string[] {
   const prose = line.replace(/`[^`]*`/g, "``");
-  return [...prose.matchAll(FIGURE)].filter((m) => !m.groups?.bound).map((m) => m[0]);
+  return [...prose.matchAll(FIGURE)].map((m) => m[0]);
 }
 
 type Block = { start: number; lines: string[]; table: boolean };

@@ -89,6 +89,7 @@ describe("docs rules (npm run lint:docs)", () => {
 
     it("does not read code, bounds, plurals, products or bare numbers as figures", () => {
       expect(figuresIn("`30 s` default, ≤ 1.3× goal, < 20 ms, 429s and 400s, 20 × 200, 1,000 events, 5 seconds, 3 spans")).toEqual([]);
+      expect(figuresIn("More than 5 % for at most 10 min, within 2 s, over 1 GiB, up to 64 MiB")).toEqual([]);
     });
 
     it("fails a paragraph, a list item and a table row holding a figure without a link", () => {
