@@ -79,7 +79,7 @@ const FIGURES_LINK = /\]\((?:[^)\s]*\/)?figures\.md(?:#[^)\s]*)?\)/;
 const FENCE = /^\s*(```|~~~)/;
 const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+/;
 
-/** Figures in one line of prose, with code spans taken out. */
+/** Figures in prose, with code spans taken out. */
 export function figuresIn(line: string): string[] {
   const prose = line.replace(/`[^`]*`/g, "``");
   return [...prose.matchAll(FIGURE)].map((m) => m[0]);
@@ -126,7 +126,8 @@ export function findUnlinkedFigures(file: string, text: string): DocsProblem[] {
     if (block.table) {
       if (!previous?.table) tableCovered = !!previous && previous.lines.some((line) => FIGURES_LINK.test(line));
     }
-    const figures = block.lines.flatMap(figuresIn);
+    // One text per block: a code span may wrap onto the next line.
+    const figures = figuresIn(block.lines.join("\n"));
     if (figures.length > 0 && !linked && !(block.table && tableCovered)) {
       problems.push({
         file,

@@ -135,6 +135,10 @@ describe("docs rules (npm run lint:docs)", () => {
       expect(findUnlinkedFigures("docs/figures.md", "It took 36 s.\n")).toEqual([]);
     });
 
+    it("reads a code span that wraps onto the next line as code", () => {
+      expect(findUnlinkedFigures("docs/x.md", "Percentages (`{percent, number,\n  percent}`): `24%` in both.\n")).toEqual([]);
+    });
+
     it("does not let a link in one paragraph cover the next", () => {
       const text = "Measured in [figures](figures.md).\n\nAnother run took 40 s.\n";
       expect(findUnlinkedFigures("docs/x.md", text).map((p) => p.line)).toEqual([3]);
