@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { resolvePeriod, startOfDay } from "@/app/operator/_lib/period";
+import { resolvePeriod } from "@/app/operator/_lib/period";
+import { startOfDay } from "@/lib/calendar-days";
 import { readStuckParams, stuckCursorParam } from "@/app/operator/_lib/stuck-params";
 
 const NOW = new Date("2026-11-27T16:30:00Z");
