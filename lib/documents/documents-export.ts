@@ -53,8 +53,18 @@ function csvEventCells(e: ExportedEvent): string {
   return `${csvCell(e.type)},${csvCell(e.at)},${csvCell(e.device)},${csvCell(e.requestId)},${csvCell(details)}\r\n`;
 }
 
+/** A batch's lines, made one at a time as the writer takes them (never all of a batch's at once). */
+function* batchLines(batch: readonly ExportedDocument[], trails: ReadonlyMap<string, readonly ExportedEvent[]>): Generator<string> {
+  for (const doc of batch) {
+    const facts = csvFacts(doc);
+    const trail = trails.get(doc.itemId);
+    if (!trail) yield `${facts},,,,\r\n`;
+    else for (const e of trail) yield facts + csvEventCells(e);
+  }
+}
+
 /** The CSV lines of each batch of documents: a row per event with its document's facts, one for a document without events. */
-async function* documentCsvLines(source: ExportSource, userKey: string, batchSize: number, batchEventsMax: number): AsyncGenerator<string[]> {
+async function* documentCsvLines(source: ExportSource, userKey: string, batchSize: number, batchEventsMax: number): AsyncGenerator<Iterable<string>> {
   for await (const batch of source.exportDocumentBatches(userKey, batchSize)) {
     const events = await source.exportEventsOf(userKey, batch.map((d) => d.itemId), batchEventsMax);
     if (events) {
@@ -64,11 +74,7 @@ async function* documentCsvLines(source: ExportSource, userKey: string, batchSiz
         if (trail) trail.push(e);
         else byItem.set(e.itemId, [e]);
       }
-      yield batch.flatMap((doc) => {
-        const facts = csvFacts(doc);
-        const trail = byItem.get(doc.itemId);
-        return trail ? trail.map((e) => facts + csvEventCells(e)) : [`${facts},,,,\r\n`];
-      });
+      yield batchLines(batch, byItem);
       continue;
     }
     for (const doc of batch) {

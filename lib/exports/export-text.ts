@@ -59,8 +59,11 @@ class ChunkBuffer {
   }
 }
 
-/** A CSV file: the byte-order mark and the header of `columns`, then the lines (each with its CRLF) as they come, in batches. */
-export async function* csvFile(columns: readonly string[], lines: AsyncIterable<readonly string[]>): AsyncGenerator<string> {
+/**
+ * A CSV file: the byte-order mark and the header of `columns`, then the lines (each with its CRLF) as they come, a
+ * batch at a time; a batch may be a generator, so that its lines are made one by one as the chunks take them.
+ */
+export async function* csvFile(columns: readonly string[], lines: AsyncIterable<Iterable<string>>): AsyncGenerator<string> {
   const out = new ChunkBuffer();
   out.add(`${BOM}${columns.join(",")}\r\n`);
   for await (const batch of lines) for (const line of batch) if (out.add(line)) yield out.take();
@@ -97,7 +100,9 @@ export async function* jsonFile(head: Record<string, unknown>, arrays: Record<st
   yield out.take();
 }
 
-/** Each batch of `batches` as the CSV lines of its rows. */
-export async function* csvLinesOf<T>(batches: AsyncIterable<readonly T[]>, cells: (row: T) => readonly (string | number | null)[]): AsyncGenerator<string[]> {
-  for await (const batch of batches) yield batch.map((row) => csvLine(cells(row)));
+/** Each batch of `batches` as the CSV lines of its rows, each made as the writer takes it. */
+export async function* csvLinesOf<T>(batches: AsyncIterable<readonly T[]>, cells: (row: T) => readonly (string | number | null)[]): AsyncGenerator<Iterable<string>> {
+  for await (const batch of batches) yield (function* () {
+    for (const row of batch) yield csvLine(cells(row));
+  })();
 }
