@@ -8,7 +8,7 @@ import type { ExportFormat } from "@/lib/exports/export-text";
 import { getLogger } from "@/lib/logging/logger";
 import { currentRequestId } from "@/lib/logging/request-context";
 import type { OperatorRecords } from "@/lib/operators/operator-records";
-import { viewAsOperator } from "@/lib/operators/operator-view";
+import { viewAsOperator, type OperatorView } from "@/lib/operators/operator-view";
 import type { Operator, OperatorAccessInput } from "@/lib/operators/types";
 
 type ExportRequest = {
@@ -36,7 +36,7 @@ export async function operatorExportResponse(req: NextRequest, operator: Operato
   if (release === "busy") throw exportsBusyError();
   const requestId = currentRequestId();
   const onError = (error: unknown) => getLogger().error({ msg: `${request.what} stopped part-way: ${describeDatabaseError(error)}`, requestId, code: "EXPORT_INCOMPLETE" });
-  let view;
+  let view: OperatorView<ReadableStream<Uint8Array>> | undefined;
   try {
     view = await viewAsOperator(operator, request.access, (records) => exportByteStream(request.chunks(records), onError, release));
   } finally {

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 
 // The operator's records as Documenso keeps its server code: one operation a file, the file named for it, so the
 // folder is the index. columns.ts holds the column lists and row shapes the operations share.
-const FOLDER = join(import.meta.dirname, "../../lib/operators/records");
+const ROOT = join(import.meta.dirname, "../..");
+const FOLDER = join(ROOT, "lib/operators/records");
 const camel = (file: string) => file.replace(/\.ts$/, "").replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 
 describe("lib/operators/records", () => {
@@ -24,5 +25,20 @@ describe("lib/operators/records", () => {
     expect(comment).toBeGreaterThan(0);
     expect(comment).toBeLessThanOrEqual(3);
     expect(lines.slice(1, 1 + comment).join(" ")).toMatch(/count/);
+  });
+});
+
+describe("the operator pages and exports", () => {
+  it("reach users' data only through the one path that logs first (viewAsOperator, or the export response built on it)", async () => {
+    const files = [...(await readdir(join(ROOT, "app/operator"), { recursive: true })).map((f) => `app/operator/${f}`), ...(await readdir(join(ROOT, "app/api/operator"), { recursive: true })).map((f) => `app/api/operator/${f}`)];
+    const entries = files.filter((f) => /\/(page\.tsx|route\.ts)$/.test(f));
+    expect(entries.length).toBe(8);
+    const paths = await Promise.all(
+      entries.map(async (file) => {
+        const text = await readFile(join(ROOT, file), "utf8");
+        return [file, { records: /operator-records|operators\/records\//.test(text), path: /viewAsOperator\(|operatorExportResponse\(/.test(text) }] as const;
+      }),
+    );
+    expect(Object.fromEntries(paths)).toEqual(Object.fromEntries(entries.map((file) => [file, { records: false, path: true }])));
   });
 });
