@@ -127,7 +127,7 @@ export const OPERATOR_ACCESS_ACTIONS = ["view_overview", "view_stuck", "search",
 export type OperatorAccessAction = (typeof OPERATOR_ACCESS_ACTIONS)[number];
 
 /**
- * What operators opened, and when (lib/operators/operator-records.ts). Append-only: migration 0002 adds triggers that
+ * What operators opened, and when (lib/operators/records/). Append-only: migration 0002 adds triggers that
  * refuse UPDATE, DELETE and TRUNCATE on it, whoever asks, and the app has no code path that would.
  */
 export const operatorAccessLog = pgTable(
