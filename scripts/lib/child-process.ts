@@ -8,7 +8,7 @@ export type RunningProcess = {
    * `graceMs`. A forked server outliving its parent would still hold the port and folders the next start needs.
    */
   stop(graceMs?: number): Promise<void>;
-  /** Resolves once a line of its output matches `pattern` (already printed or to come); rejects if it exits first. */
+  /** Resolves once a line it prints from now on matches `pattern`; rejects if it exits first. Call it right after starting. */
   printed(pattern: RegExp): Promise<void>;
 };
 
@@ -16,7 +16,6 @@ export type RunningProcess = {
 export function startProcess(name: string, command: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; log?: (line: string) => void } = {}): RunningProcess {
   const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   const log = options.log ?? (() => {});
-  const lines: string[] = [];
   const watchers = new Set<(line: string) => void>();
   for (const stream of [child.stdout, child.stderr]) {
     stream?.setEncoding("utf8");
@@ -24,7 +23,6 @@ export function startProcess(name: string, command: string, args: string[], opti
       for (const line of chunk.split("\n")) {
         if (!line.trim()) continue;
         log(`${name}: ${line}`);
-        lines.push(line);
         for (const watch of watchers) watch(line);
       }
     });
@@ -33,14 +31,14 @@ export function startProcess(name: string, command: string, args: string[], opti
   return {
     child,
     async stop(graceMs = 5_000) {
-      if (child.exitCode === null && child.signalCode === null) signalGroup(child, "SIGTERM");
+      // The group even when its leader is gone: what it forked may still run.
+      signalGroup(child, "SIGTERM");
       const timer = setTimeout(() => signalGroup(child, "SIGKILL"), graceMs);
       await exited;
       await groupGone(child, graceMs + GROUP_EXIT_AFTER_KILL_MS);
       clearTimeout(timer);
     },
     printed(pattern) {
-      if (lines.some((line) => pattern.test(line))) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
         const watch = (line: string) => {
           if (!pattern.test(line)) return;
