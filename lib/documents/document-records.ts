@@ -183,6 +183,11 @@ export function foldDocumentState(events: readonly { type: DocumentEventType; de
       case "created":
       case "removed":
         break;
+      default: {
+        // A new event type must decide here what it does to the status: without a case, typecheck fails.
+        const unhandled: never = type;
+        throw new Error(`no rule for the event type ${String(unhandled)}`);
+      }
     }
   }
   return state;
