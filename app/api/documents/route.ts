@@ -3,7 +3,7 @@ import { accessTokenOf, requireSession } from "@/lib/auth/require-access-token";
 import { documentListQuerySchema } from "@/lib/documents/document-record-input";
 import { listDocuments } from "@/lib/documents/document-records";
 import { withDocumentRecords } from "@/lib/documents/document-route-errors";
-import { recordCreationWithin } from "@/lib/documents/record-creation";
+import { RECORD_CREATED_WAIT_MS, recordCreationWithin } from "@/lib/documents/record-creation";
 import { requireDocumentUser } from "@/lib/documents/request-user";
 import { createDocument } from "@/lib/esign/client";
 import { createDocumentInputSchema } from "@/lib/esign/schemas";
@@ -23,13 +23,15 @@ export const dynamic = "force-dynamic";
  * within a bounded wait and never fails the request: `recorded: false` tells the browser to report it later.
  */
 export const POST = withErrorHandling(async (req) => {
+  // The document counts as created when it was asked for: an erasure of the user's records meanwhile wins (lib/erasure).
+  const requestedAt = new Date();
   const { record: session } = await requireSession(req, "documents-create");
   const accessToken = accessTokenOf(session);
   const input = createDocumentInputSchema.parse(await readJsonObject(req, MAX_BODY_BYTES));
   const created = await createDocument(accessToken, input);
   recordDocumentCreated();
   if (req.headers.get(UPLOAD_RENEWAL_HEADER) === "1") recordUploadRenewal();
-  const recorded = await recordCreationWithin(req, created, input);
+  const recorded = await recordCreationWithin(req, created, input, RECORD_CREATED_WAIT_MS, requestedAt);
   return NextResponse.json({ ...created, recorded }, { status: 201, headers: { "cache-control": "no-store" } });
 });
 
