@@ -101,10 +101,10 @@ export function documentNotFoundError(): AppError {
 
 /**
  * A creation or report for a document made before the user's records were erased (lib/erasure/erasure-lock.ts). Gone
- * for good, so the browser's outbox drops it (a 4xx) and an upload under way ends with this sentence.
+ * for good: the browser's outbox drops it (a 4xx), and an upload whose creation it was ends with this sentence.
  */
 export function recordsErasedError(): AppError {
-  return new AppError("RECORDS_ERASED", 410, "Your records at this app were erased, so this upload is no longer recorded.");
+  return new AppError("RECORDS_ERASED", 410, "Your records at this app were erased while this upload was under way, so it is not recorded here.");
 }
 
 /**

@@ -1,7 +1,5 @@
 import { z } from "zod";
-
-/** What the "Delete my records" dialog sends: the word that says the user confirmed, so no stray request erases. */
-export const ERASE_CONFIRMATION = "erase-my-records";
+import { ERASE_CONFIRMATION } from "@/lib/erasure/erase-confirmation";
 
 export const userErasureInputSchema = z.strictObject({
   confirm: z.literal(ERASE_CONFIRMATION, { error: `confirm must be "${ERASE_CONFIRMATION}"` }),

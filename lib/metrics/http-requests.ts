@@ -5,10 +5,12 @@ import { counter, histogram } from "@/lib/metrics/registry";
 const KNOWN_ROUTES = new Set([
   "/",
   "/account",
+  "/account/erased",
   "/documents",
   "/auth/error",
   "/auth/restart",
   "/api/account",
+  "/api/account/erasure",
   "/api/documents",
   "/api/documents/export",
   "/api/documents/import",
@@ -22,6 +24,7 @@ const KNOWN_ROUTES = new Set([
 /** Routes with an id in their path: one label each, never the id itself. */
 const ROUTE_FAMILIES: [RegExp, string][] = [
   [/^\/api\/sessions\/[^/]+$/, "/api/sessions/[id]"],
+  [/^\/api\/operator\/users\/[^/]+\/erasure$/, "/api/operator/users/:userKey/erasure"],
   [/^\/api\/documents\/[^/]+\/events$/, "/api/documents/:itemId/events"],
   [/^\/api\/documents\/[^/]+$/, "/api/documents/:itemId"],
   [/^\/documents\/[^/]+$/, "/documents/:itemId"],
