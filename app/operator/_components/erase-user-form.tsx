@@ -90,7 +90,11 @@ export function EraseUserForm({ userKey, reasonMax }: { userKey: string; reasonM
           maxLength={reasonMax}
           required
           value={reason}
-          onChange={(event) => setReason(event.target.value)}
+          onChange={(event) => {
+            setReason(event.target.value);
+            // A message shown stays until the reason is right, then goes at once.
+            if (reasonError) setReasonError(check(event.target.value));
+          }}
           aria-invalid={reasonError ? true : undefined}
           aria-describedby={reasonError ? `${id}-hint ${id}-error` : `${id}-hint`}
           className="w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus-visible:border-brand-600 aria-invalid:border-red-500"
