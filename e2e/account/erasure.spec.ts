@@ -36,6 +36,8 @@ let sandbox: RunningProcess & { urls: SandboxUrls };
 let app: RunningProcess & { url: string };
 let db: pg.Client;
 let sessionDir: string;
+/** The app's log lines (stdout and stderr), checked at the end for what an erasure must not leave there. */
+const appLog: string[] = [];
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
@@ -50,6 +52,7 @@ test.beforeAll(async () => {
     authSecret: AUTH_SECRET,
     serverActionsKey: SERVER_ACTIONS_KEY,
     env: { DATABASE_URL: postgres.url, OPERATOR_EMAILS: users.oscar.email, SESSION_STORE_DIR: sessionDir, SHUTDOWN_READINESS_DELAY_MS: "0" },
+    log: (line) => appLog.push(line),
   });
   db = new pg.Client({ connectionString: postgres.url });
   await db.connect();
@@ -337,5 +340,13 @@ test("an operator erases a user with a reason: the access log and its CSV show e
   } finally {
     await userContext.close();
     await operatorContext.close();
+  }
+});
+
+test("the app's log says that records were erased, by counts, and names no email or document of the erased users", () => {
+  expect(appLog.filter((line) => line.includes("records erased on the user's request: 2 document(s)"))).toHaveLength(VARIANTS.length);
+  expect(appLog.filter((line) => line.includes("records erased by an operator: 2 document(s)"))).toHaveLength(1);
+  for (const user of [users.alice, users.bob]) {
+    expect(appLog.filter((line) => line.includes(user.email) || line.includes(`Lease of ${user.name}`))).toEqual([]);
   }
 });
