@@ -8,7 +8,9 @@ import { startPostgresServer, type RunningPostgres } from "../../scripts/lib/pos
 import { startAppInstance, startSandboxProcess, type SandboxUrls } from "../../scripts/lib/app-cluster";
 import type { RunningProcess } from "../../scripts/lib/child-process";
 import { envPort } from "../../scripts/lib/env-port";
+import { expectNoAxeViolations } from "../fixtures/axe";
 import { fillSandboxSignIn, users, type User } from "../fixtures/users";
+import { stageFile, writeRandomFile } from "../documents/support";
 
 /**
  * "Delete my records" and the operator's erasure end to end, on an app of its own over a real PostgreSQL (started
@@ -234,6 +236,7 @@ for (const variant of VARIANTS) {
       await expect(dialog).toContainText(lang === "en" ? "1 upload this browser could resume" : "再開できるアップロード 1 件");
       await expect(dialog.getByRole("link", { name: "CSV" })).toHaveAttribute("href", "/api/documents/export?format=csv");
       await page.screenshot({ path: `screenshots/${variant.prefix}erasure-dialog-${variant.width}.png` });
+      await expectNoAxeViolations(page, `the erasure dialog (${lang}, ${variant.width})`);
       // Focus stays in the dialog: Tab past its last button comes back inside it.
       for (let i = 0; i < 6; i += 1) await page.keyboard.press("Tab");
       expect(await dialog.evaluate((el) => el.contains(document.activeElement))).toBe(true);
@@ -249,6 +252,7 @@ for (const variant of VARIANTS) {
       await expect(page.getByTestId("erased-list")).toContainText(lang === "en" ? "2 document records and their histories." : "文書の記録 2 件とその履歴。");
       await expect(page.locator("html")).toHaveAttribute("lang", lang);
       await page.screenshot({ path: `screenshots/${variant.prefix}erasure-done-${variant.width}.png`, fullPage: true });
+      await expectNoAxeViolations(page, `the erased page (${lang}, ${variant.width})`);
 
       // The database: the user's key only in the ledger; their email and document names nowhere (but in the text of
       // operators' searches, which the access log keeps as typed: an earlier test searched for this email).
@@ -343,9 +347,41 @@ test("an operator erases a user with a reason: the access log and its CSV show e
   }
 });
 
+test("an operator erasing while the user's upload is being created: the upload ends with a sentence, and no record is left", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const userContext = await newContext(browser, "en");
+  const operatorContext = await newContext(browser, "en");
+  try {
+    const operatorPage = await operatorContext.newPage();
+    await signIn(operatorPage, users.oscar, "en");
+    const page = await userContext.newPage();
+    await signIn(page, users.bob, "en");
+    const userKey = await userKeyOf(page);
+    const file = await writeRandomFile(path.join(tmpdir(), `erasure-e2e-${randomUUID()}.pdf`), 64 * 1024);
+    await stageFile(page, file);
+    await page.getByLabel("Document type").fill("contract");
+    // The service takes 4 s to create the document: the erasure lands while the create request is under way.
+    const fault = await fetch(`${sandbox.urls.api}/_sandbox/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ target: "document", delayMs: 4_000, count: 1 }) });
+    expect(fault.status).toBeLessThan(300);
+    const creation = page.waitForRequest((req) => req.method() === "POST" && new URL(req.url()).pathname === "/api/documents");
+    await page.getByRole("button", { name: "Upload", exact: true }).click();
+    await creation;
+    const erased = await operatorPage.request.post(`/api/operator/users/${userKey}/erasure`, { data: { reason: "Letter of 28 Nov, ticket 4412" } });
+    expect(erased.status()).toBe(200);
+
+    await expect(page.getByTestId("upload-error")).toContainText("Your records at this app were erased while this upload was under way", { timeout: 15_000 });
+    await expect(page.getByTestId("upload-error")).not.toContainText("RECORDS_ERASED");
+    expect((await db.query("select 1 from documents where user_key = $1", [userKey])).rowCount).toBe(0);
+    rmSync(file.path, { force: true });
+  } finally {
+    await userContext.close();
+    await operatorContext.close();
+  }
+});
+
 test("the app's log says that records were erased, by counts, and names no email or document of the erased users", () => {
   expect(appLog.filter((line) => line.includes("records erased on the user's request: 2 document(s)"))).toHaveLength(VARIANTS.length);
-  expect(appLog.filter((line) => line.includes("records erased by an operator: 2 document(s)"))).toHaveLength(1);
+  expect(appLog.filter((line) => line.includes("records erased by an operator: "))).toHaveLength(2);
   for (const user of [users.alice, users.bob]) {
     expect(appLog.filter((line) => line.includes(user.email) || line.includes(`Lease of ${user.name}`))).toEqual([]);
   }
