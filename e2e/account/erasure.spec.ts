@@ -221,6 +221,7 @@ for (const variant of VARIANTS) {
       const userKey = await userKeyOf(page);
       const itemIds = await createDocuments(page, user);
       await putIndexedDb(page, "esign-uploads", "interrupted", resumePoint(userKey, itemIds[1]!));
+      await putIndexedDb(page, "esign-document-reports", "outbox", waitingReport(userKey).entry);
       // The other browser holds an undelivered report from before the erasure (its page is not open, so it waits).
       const late = waitingReport(userKey);
       await putIndexedDb(otherPage, "esign-document-reports", "outbox", late.entry);
@@ -263,6 +264,7 @@ for (const variant of VARIANTS) {
       expect(await tablesHolding(`Lease of ${user.name}`)).toEqual([]);
       // This browser: no resume point or waiting report of the user.
       expect(await indexedDbEntriesOf(page, "esign-uploads", "interrupted", userKey)).toBe(0);
+      expect(await indexedDbEntriesOf(page, "esign-document-reports", "outbox", userKey)).toBe(0);
 
       // An operator's search by the email finds nobody.
       const operatorPage = await operatorContext.newPage();
