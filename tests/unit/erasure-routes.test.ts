@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { NextRequest } from "next/server";
@@ -7,11 +9,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { signedInCookie } from "../support/signed-in-cookie";
 
 // "Delete my records" and the operator's erasure through their route handlers, over a real embedded session store and
-// database.
+// database, with a stand-in for the service's create operation that answers when the test lets it.
 const ORIGIN = "http://localhost:3000";
 const AUTH_SECRET = "unit-test-secret-0123456789abcdef0123456789";
 
 let dir: string;
+let service: Server;
+/** Creations the stand-in service holds until the test answers them. */
+const heldCreations: (() => void)[] = [];
 let userRoute: typeof import("@/app/api/account/erasure/route");
 let operatorRoute: typeof import("@/app/api/operator/users/[userKey]/erasure/route");
 let eventsRoute: typeof import("@/app/api/documents/[itemId]/events/route");
@@ -59,7 +64,20 @@ async function userWithTwoSessions(): Promise<{ subject: string; userKey: string
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "erasure-routes-"));
+  service = createServer((req, res) => {
+    req.resume();
+    const id = () => randomUUID().toUpperCase();
+    heldCreations.push(() =>
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ itemId: id(), fileId: id(), container: "documents", subdocid: 0, uploadendpoint: "http://127.0.0.1:10000/devstoreaccount1/documents/blob" })),
+    );
+  });
+  await new Promise<void>((resolve) => service.listen(0, "127.0.0.1", resolve));
   Object.assign(process.env, {
+    ESIGN_USE_SANDBOX: "true",
+    ESIGN_AUTH_URL: "http://127.0.0.1:1",
+    ESIGN_API_URL: `http://127.0.0.1:${(service.address() as AddressInfo).port}`,
     AUTH_SECRET,
     SESSION_STORE_DIR: join(dir, "sessions"),
     DATABASE_DIR: join(dir, "db"),
@@ -84,6 +102,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await closeDatabase();
+  await new Promise((resolve) => service.close(resolve));
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -149,6 +168,20 @@ describe("POST /api/account/erasure", () => {
     expect(await erasure.erasureRecords.countUserRecords(userKey)).toEqual({ documents: 0, events: 0, user: false });
     expect((await list(first)).status).toBe(401);
     expect((await list(second)).status).toBe(401);
+  });
+
+  it("erasing while an upload's document is being created: the creation answers 410 RECORDS_ERASED and records nothing", async () => {
+    const createRoute = await import("@/app/api/documents/route");
+    const { userKey, first, second } = await userWithTwoSessions();
+    // The other tab asks for a document; the service is still answering when the erasure lands.
+    const creation = createRoute.POST(post("/api/documents", second, { name: "Scan of the lease", doctype: "contract" }), {});
+    await expect.poll(() => heldCreations.length).toBe(1);
+    expect((await eraseOwn(first)).status).toBe(200);
+    heldCreations.shift()!();
+    const answer = await creation;
+    expect(answer.status).toBe(410);
+    expect((await answer.json()).error.code).toBe("RECORDS_ERASED");
+    expect(await erasure.erasureRecords.countUserRecords(userKey)).toEqual({ documents: 0, events: 0, user: false });
   });
 
   it("has a budget: past it, 429 with Retry-After, before the body is read", async () => {
