@@ -11,6 +11,23 @@ import { signedInCookie } from "../support/signed-in-cookie";
 // "Delete my records" and the operator's erasure through their route handlers, over a real embedded session store and
 // database, with a stand-in for the service's create operation that answers when the test lets it.
 const ORIGIN = "http://localhost:3000";
+
+/** Set by a test: the next ending of a user's sessions fails as an unreachable session store does. */
+let sessionStoreDownOnce = false;
+vi.mock("@/lib/session/user-sessions", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("@/lib/session/user-sessions")>();
+  const { SessionStoreUnavailableError } = await import("@/lib/session/session-store");
+  return {
+    ...actual,
+    endAllUserSessions: async (current: Parameters<typeof actual.endAllUserSessions>[0]) => {
+      if (sessionStoreDownOnce) {
+        sessionStoreDownOnce = false;
+        throw new SessionStoreUnavailableError("session store: connection refused");
+      }
+      return actual.endAllUserSessions(current);
+    },
+  };
+});
 const AUTH_SECRET = "unit-test-secret-0123456789abcdef0123456789";
 
 let dir: string;
@@ -154,6 +171,20 @@ describe("POST /api/account/erasure", () => {
 
     const retried = await eraseOwn(first);
     expect(await retried.json()).toEqual({ erased: { documents: 1, events: 1, user: true }, sessionsEnded: 2 });
+    expect((await list(second)).status).toBe(401);
+  });
+
+  it("a session store outage after the erasure: 503 with the records gone; the same request again ends the sessions", async () => {
+    const { userKey, first, second } = await userWithTwoSessions();
+    sessionStoreDownOnce = true;
+    const failed = await eraseOwn(first);
+    expect(failed.status).toBe(503);
+    expect((await failed.json()).error.code).toBe("SESSION_STORE_UNAVAILABLE");
+    expect(await erasure.erasureRecords.countUserRecords(userKey)).toEqual({ documents: 0, events: 0, user: false });
+    expect((await list(second)).status).toBe(200);
+
+    const retried = await eraseOwn(first);
+    expect(await retried.json()).toEqual({ erased: { documents: 0, events: 0, user: false }, sessionsEnded: 2 });
     expect((await list(second)).status).toBe(401);
   });
 

@@ -52,6 +52,11 @@ export function EraseRecordsPanel({ userKey, documentCount }: { userKey: string;
       // A full load: the header must render signed out.
       window.location.assign(erasedPageHref(answer));
     } catch (error) {
+      // The records went, but the session store did not answer: this browser's copies go now, the sessions at the retry.
+      if (error instanceof ApiError && error.code === "SESSION_STORE_UNAVAILABLE") {
+        const { forgetBrowserRecords } = await import("@/lib/erasure/forget-browser-records");
+        await forgetBrowserRecords(userKey).catch(() => undefined);
+      }
       setProblem(error as Error);
       setBusy(false);
       setOpen(false);
@@ -69,6 +74,10 @@ export function EraseRecordsPanel({ userKey, documentCount }: { userKey: string;
           problem instanceof ApiError && problem.needsSignIn ? (
             <Alert tone="warning" title={t("failedTitle")}>
               {t("signedOut")}
+            </Alert>
+          ) : problem instanceof ApiError && problem.code === "SESSION_STORE_UNAVAILABLE" ? (
+            <Alert tone="warning" title={t("sessionsPendingTitle")}>
+              {t("sessionsPending")}
             </Alert>
           ) : (
             <Alert tone="error" title={t("failedTitle")}>
