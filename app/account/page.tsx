@@ -9,6 +9,22 @@ import { RecordView } from "@/app/account/_components/record-view";
 import { SessionsPanel, type RenderedSessionTimes } from "@/app/account/_components/sessions-panel";
 import { EraseRecordsPanel } from "@/app/account/_components/erase-records-panel";
 import { erasureRecords } from "@/lib/erasure/user-erasure";
+
+/** How long the page waits for the count of the user's documents: a slow database must not hold the account page. */
+const DOCUMENT_COUNT_WAIT_MS = 1_000;
+
+/** The user's document count, or null when the database fails or takes longer than `waitMs`. */
+function documentCountWithin(userKey: string, waitMs: number): Promise<number | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), waitMs);
+  });
+  const counted = erasureRecords.countUserRecords(userKey).then(
+    (counts) => counts.documents,
+    () => null,
+  );
+  return Promise.race([counted, late]).finally(() => clearTimeout(timer));
+}
 import { LocalTime } from "@/components/local-time";
 import { fetchAccountForPage } from "@/lib/ssr/account-for-page";
 import { fetchSessionsForPage } from "@/lib/ssr/sessions-for-page";
@@ -32,7 +48,7 @@ export default async function AccountPage() {
     fetchSessionsForPage(),
     clientMessages(CLIENT_NAMESPACES),
     // For "N documents" in the erasure's confirmation; without the database the confirmation says it without a number.
-    session.userKey ? erasureRecords.countUserRecords(session.userKey).then((counts) => counts.documents, () => null) : null,
+    session.userKey ? documentCountWithin(session.userKey, DOCUMENT_COUNT_WAIT_MS) : null,
   ]);
   // Times and the record's dates are formatted here, on the server: the browser's hydration builds no Intl formatter.
   const sessionTimes: RenderedSessionTimes | undefined = sessions
