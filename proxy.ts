@@ -1,9 +1,13 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { userKeyFor } from "@/lib/auth/user-key";
 import { getConfig } from "@/lib/env";
+import { toErrorResponse } from "@/lib/errors";
+import { routeLabel } from "@/lib/metrics/http-requests";
 import { recordRateLimited } from "@/lib/metrics/rate-limits";
-import { getRateLimiter } from "@/lib/rate-limit/budgets";
-import type { LimitName } from "@/lib/rate-limit/policies";
+import { operatorOf } from "@/lib/operators/operator-access";
+import { getRateLimiter, rateLimitedError } from "@/lib/rate-limit/budgets";
+import { proxyBudgetOf } from "@/lib/rate-limit/proxy-budgets";
+import { UNKNOWN_PATH } from "@/lib/routes/app-routes";
 import { tooManyRequestsPage } from "@/lib/rate-limit/too-many-requests-page";
 import { clearSessionCookie, cookieHeaderWithSession, encodeSessionToken, readSessionTokenState, setSessionCookie } from "@/lib/auth/session-cookie";
 import { buildContentSecurityPolicy, createNonce } from "@/lib/security/content-security-policy";
@@ -20,9 +24,10 @@ import { sessionStoreUnavailableResponse } from "@/lib/session/unavailable-respo
  * 2. Re-encrypts a cookie only a previous AUTH_SECRET opens under the current one (rotation).
  * 3. Sets a Content-Security-Policy with a per-request nonce; Next reads it from the request headers
  *    and puts the nonce on its own scripts.
- * 4. Spends the user's "document-page" budget for a document's page ("operator-pages" for the operator's), and
- *    answers 429 once it is spent: a page cannot set its own status, and here the page's database read has not
- *    happened yet.
+ * 4. Spends the budget of the page a signed-in user asks for, whatever the method (lib/rate-limit/proxy-budgets.ts),
+ *    and answers 429 once it is spent: a page cannot set its own status, and here the page's reads and calls have not
+ *    happened yet. Route handlers spend their own, except the operator routes: their budget is spent here, before the
+ *    operator check, and anyone but an operator is then answered as for a path that does not exist.
  */
 export async function proxy(req: NextRequest) {
   const config = getConfig();
@@ -43,16 +48,17 @@ export async function proxy(req: NextRequest) {
     return res;
   }
 
-  const budgeted = state?.status === "active" && req.method === "GET" && !req.headers.has("next-router-prefetch") ? budgetedPageOf(req.nextUrl.pathname) : undefined;
-  if (state?.status === "active" && budgeted) {
-    const decision = await getRateLimiter().consume(budgeted.name, userKeyFor(config.issuer, state.record.subject));
+  const budget = proxyBudgetOf(req.nextUrl.pathname);
+  if (state?.status === "active" && budget) {
+    const decision = await getRateLimiter().consume(budget.name, userKeyFor(config.issuer, state.record.subject));
     if (!decision.allowed) {
-      recordRateLimited(budgeted.route, budgeted.name);
-      const res = await tooManyRequestsPage(req, decision);
+      recordRateLimited(routeLabel(req.nextUrl.pathname), budget.name);
+      const res = budget.operatorOnly ? toErrorResponse(rateLimitedError(decision)) : await tooManyRequestsPage(req, decision);
       res.headers.set("content-security-policy", csp);
       return res;
     }
   }
+  const refusedOperatorRoute = budget?.operatorOnly && !(state?.status === "active" && (await operatorOf(state.record.subject).catch(() => null)));
 
   const headers = new Headers(req.headers);
   headers.set("content-security-policy", csp);
@@ -62,26 +68,11 @@ export async function proxy(req: NextRequest) {
   if (ended) headers.set("cookie", cookieHeaderWithSession(req, null));
   else if (reEncrypted) headers.set("cookie", cookieHeaderWithSession(req, reEncrypted));
 
-  const res = NextResponse.next({ request: { headers } });
+  const res = refusedOperatorRoute ? NextResponse.rewrite(new URL(UNKNOWN_PATH, req.url), { request: { headers } }) : NextResponse.next({ request: { headers } });
   res.headers.set("content-security-policy", csp);
   if (ended) clearSessionCookie(req, res);
   else if (reEncrypted) setSessionCookie(req, res, reEncrypted);
   return res;
-}
-
-/**
- * The pages that read records, each with its budget: a document's page, and the operator's pages (read across every
- * user's records; a non-operator spends the budget too, before the page answers 404). Prefetches
- * (`next-router-prefetch`) are not counted: the app's links send none (components/ui/link.tsx), but a tab opened
- * before that change may, and a prefetch of these dynamic pages renders no page segment, so it reads no record.
- */
-const BUDGETED_PAGES: { pattern: RegExp; name: LimitName; route: string }[] = [
-  { pattern: /^\/documents\/[^/]+$/, name: "document-page", route: "/documents/:itemId" },
-  { pattern: /^\/operator(\/.*)?$/, name: "operator-pages", route: "/operator" },
-];
-
-function budgetedPageOf(pathname: string) {
-  return BUDGETED_PAGES.find((page) => page.pattern.test(pathname));
 }
 
 export const config = {

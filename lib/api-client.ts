@@ -43,6 +43,18 @@ export async function fetchJson<T>(input: string, init?: RequestInit): Promise<T
   throw new ApiError(response.status, "INTERNAL", `The app's server answered ${response.status}. Please try again.`, undefined, undefined, retryAfter);
 }
 
+/**
+ * The shortest wait after a 429, whatever its `Retry-After` says (0, or a date already past, as a proxy may send):
+ * every wait on a 429 in the browser (the upload queue's, the report outbox's) takes at least this, so a 429 never
+ * turns into a loop of requests.
+ */
+export const MIN_RATE_LIMIT_WAIT_MS = 1_000;
+
+/** How long to wait after a 429 that asked for `retryAfterSeconds`: that long, and never less than MIN_RATE_LIMIT_WAIT_MS. */
+export function rateLimitWaitMs(retryAfterSeconds: number): number {
+  return Math.max(retryAfterSeconds * 1000, MIN_RATE_LIMIT_WAIT_MS);
+}
+
 /** `Retry-After` (RFC 9110 §10.2.3), delay-seconds or an HTTP date, as seconds from `now`; undefined without a valid one. */
 export function retryAfterSeconds(value: string | null, now = Date.now()): number | undefined {
   if (!value) return undefined;

@@ -2,35 +2,24 @@
  * One-command demo: the sandbox and the production build of the app, wired together, on loopback.
  * Builds only when the sources changed since the last build (scripts/lib/build-fingerprint.ts), saying what it does
  * and how long each step takes. Writes a random AUTH_SECRET to .env.local on first run so sessions survive restarts.
+ * Refuses to start while one of its ports is taken (named, with the variable that moves it), and Ctrl+C returns
+ * only once the app and the sandbox have exited, so the next `npm run demo` can start at once.
+ * Ports: PORT (the app, 3000), SANDBOX_AUTH_PORT / SANDBOX_API_PORT / SANDBOX_BLOB_PORT (4000 / 4001 / 4002).
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { SANDBOX_OPERATOR_EMAIL } from "../sandbox/users";
+import { spawn } from "node:child_process";
 import { ensureLocalAuthSecret } from "./lib/auth-secret";
 import { buildFingerprint } from "./lib/build-fingerprint";
-import { waitForHttp } from "./lib/child-process";
+import { isDemoBuildCurrent, readDemoBuildStamp, writeDemoBuildStamp } from "./lib/demo-build-stamp";
+import { localStack } from "./lib/local-stack";
 
-const APP_URL = "http://localhost:3000";
-/** What the last build was made from, next to it; a build by other means changes BUILD_ID and so is not trusted. */
-const STAMP = ".next/demo-build.json";
 /** While the build prints nothing for this long, say it is still going. */
 const HEARTBEAT_MS = 15_000;
-
-type Stamp = { fingerprint: string; buildId: string; builtAt: string };
 
 const log = (message: string) => console.log(`demo: ${message}`);
 const since = (start: number) => {
   const seconds = Math.round((performance.now() - start) / 1000);
   return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
 };
-const readJson = <T>(file: string): T | null => {
-  try {
-    return JSON.parse(readFileSync(file, "utf8")) as T;
-  } catch {
-    return null;
-  }
-};
-const buildId = () => (existsSync(".next/BUILD_ID") ? readFileSync(".next/BUILD_ID", "utf8").trim() : null);
 
 /**
  * Reuses the build when it was made from exactly these sources, else runs `npm run build`, relaying its output
@@ -39,9 +28,8 @@ const buildId = () => (existsSync(".next/BUILD_ID") ? readFileSync(".next/BUILD_
 async function ensureBuild(): Promise<void> {
   const checking = performance.now();
   const fingerprint = buildFingerprint(process.cwd());
-  const stamp = readJson<Stamp>(STAMP);
-  const current = stamp?.fingerprint === fingerprint && stamp.buildId === buildId() && existsSync(".next/standalone/server.js");
-  if (current) {
+  const stamp = readDemoBuildStamp();
+  if (isDemoBuildCurrent(stamp, fingerprint)) {
     log(`reusing the build of ${stamp.builtAt}: nothing changed since (checked in ${since(checking)})`);
     return;
   }
@@ -67,79 +55,72 @@ async function ensureBuild(): Promise<void> {
     process.exit(1);
   }
   // The fingerprint taken before the build: a file edited while it ran makes the next start build again.
-  writeFileSync(STAMP, JSON.stringify({ fingerprint, buildId: buildId() ?? "", builtAt: new Date().toISOString() } satisfies Stamp));
+  writeDemoBuildStamp(fingerprint);
   log(`built in ${since(started)}`);
 }
 
-function start(name: string, command: string, args: string[], env: Record<string, string>): ChildProcess {
-  // Own process group, so stopping the demo also stops `next start`'s forked server.
-  const child = spawn(command, args, { stdio: "inherit", env: { ...process.env, ...env }, detached: true });
-  child.on("exit", (code, signal) => {
-    if (!stopping) {
-      console.error(`demo: ${name} exited (${signal ?? code}); stopping`);
-      stop(1);
-    }
-  });
-  return child;
-}
-
+// The standalone server listens on loopback only.
+const stack = localStack("npm run demo", "127.0.0.1", (name, how) => {
+  console.error(`demo: ${name} exited (${how}); stopping`);
+  void stop(1);
+});
 let stopping = false;
-const children: ChildProcess[] = [];
 
-function stop(code: number): void {
+/** Returns to the prompt only once the app and the sandbox have exited: a next start finds their ports free. */
+async function stop(code: number): Promise<void> {
   if (stopping) return;
   stopping = true;
-  for (const child of children) {
-    if (child.pid) {
-      try {
-        process.kill(-child.pid, "SIGTERM");
-      } catch {
-        // already gone
-      }
-    }
-  }
-  setTimeout(() => process.exit(code), 1500).unref();
+  log("stopping the app and the sandbox…");
+  await stack.stopAll();
+  log("stopped");
+  process.exit(code);
 }
 
 // The standalone server reads .env files from its own folder, not the checkout: pass the secret on.
 const authSecret = ensureLocalAuthSecret((message) => console.log(`demo: ${message}`));
-process.on("SIGINT", () => stop(0));
-process.on("SIGTERM", () => stop(0));
+process.on("SIGINT", () => void stop(0));
+process.on("SIGTERM", () => void stop(0));
 
 const demoStarted = performance.now();
+// Before a build that may take minutes, and again after it: a port taken meanwhile is named, not answered for.
+await stack.assertPortsFree();
 await ensureBuild();
 if (stopping) process.exit(0);
+await stack.assertPortsFree();
 
-let starting = performance.now();
-log("starting the sandbox (auth :4000, API :4001, storage :4002), a few seconds…");
-children.push(start("sandbox", process.execPath, ["--import", "tsx", "sandbox/main.ts"], {}));
-await waitForHttp("http://localhost:4001/_sandbox/stats", 30_000);
-log(`sandbox ready in ${since(starting)}`);
-starting = performance.now();
-log("starting the app on :3000, a few seconds…");
-// The standalone server, as deployed; readable log lines instead of JSON for a person watching the terminal.
-children.push(
-  start("app", process.execPath, [".next/standalone/server.js"], {
-    ESIGN_USE_SANDBOX: "true",
-    AUTH_URL: APP_URL,
-    AUTH_SECRET: authSecret,
-    PORT: "3000",
-    HOSTNAME: "127.0.0.1",
-    LOG_FORMAT: "pretty",
-    // The sandbox's operator, so the demo shows the operator pages too (docs/operators.md); yours replaces him.
-    OPERATOR_EMAILS: process.env.OPERATOR_EMAILS || SANDBOX_OPERATOR_EMAIL,
-  }),
-);
-await waitForHttp(`${APP_URL}/api/auth/providers`, 30_000);
-log(`app ready in ${since(starting)}`);
-
-console.log(`
-  eSign partner demo is running: ${APP_URL} (started in ${since(demoStarted)})
+try {
+  let starting = performance.now();
+  log("starting the sandbox, a few seconds…");
+  await stack.startSandbox();
+  log(`sandbox ready in ${since(starting)}`);
+  starting = performance.now();
+  log(`starting the app on ${stack.appUrl}, a few seconds…`);
+  // The standalone server, as deployed; readable log lines instead of JSON for a person watching the terminal.
+  await stack.startApp(
+    [".next/standalone/server.js"],
+    {
+      AUTH_SECRET: authSecret,
+      HOSTNAME: "127.0.0.1",
+      LOG_FORMAT: "pretty",
+      // No balancer probes a developer's machine: Ctrl+C stops the app at once instead of answering 503 for 5 s.
+      SHUTDOWN_READINESS_DELAY_MS: "0",
+    },
+    "/api/auth/providers",
+    30_000,
+  );
+  log(`app ready in ${since(starting)}`);
+  if (!stopping) console.log(`
+  eSign partner demo is running: ${stack.appUrl} (started in ${since(demoStarted)})
 
   Sign in with one of the sandbox's users:
     alice@example.com / alice-password   (has a customer account)
     bob@example.com   / bob-password     (no customer account)
-    oscar@example.com / oscar-password   (an operator: ${APP_URL}/operator)
+    oscar@example.com / oscar-password   (an operator: ${stack.appUrl}/operator)
 
   Press Ctrl+C to stop.
-`);
+  `);
+} catch (error) {
+  // Not after Ctrl+C: then the servers stopping is what ended the wait.
+  if (!stopping) console.error(`demo: ${error instanceof Error ? error.message : String(error)}; stopping`);
+  await stop(1);
+}

@@ -3,9 +3,8 @@ import { Link } from "@/components/ui/link";
 import { getTimeZone, getTranslations } from "next-intl/server";
 import { useLocale, useTranslations } from "next-intl";
 import { requireOperator } from "@/lib/operators/operator-access";
-import { getOperatorOverview, recordOperatorAccess } from "@/lib/operators/operator-records";
+import { viewAsOperator } from "@/lib/operators/operator-view";
 import type { OperatorOverview } from "@/lib/operators/types";
-import { isDatabaseUnavailable } from "@/lib/db/database-errors";
 import { useErrorReason } from "@/lib/i18n/error-reason";
 import { Alert } from "@/components/ui/alert";
 import { Button, buttonClasses } from "@/components/ui/button";
@@ -16,6 +15,7 @@ import { OperatorPageHeading } from "@/app/operator/_components/operator-nav";
 import { DayChart } from "@/app/operator/_components/day-chart";
 import { DatabaseUnavailable } from "@/app/operator/_components/database-unavailable";
 import { durationText } from "@/app/operator/_components/durations";
+import { FIRST_YEAR, LAST_YEAR } from "@/lib/calendar-days";
 import { resolvePeriod, type PeriodFieldError, type PeriodParams } from "@/app/operator/_lib/period";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -36,22 +36,15 @@ export default async function OperatorOverviewPage({ searchParams }: Props) {
   const operator = await requireOperator();
   const [query, timeZone, t] = await Promise.all([searchParams, getTimeZone(), getTranslations("operator.overview")]);
   const resolved = resolvePeriod(query, timeZone, new Date());
-  let overview: OperatorOverview | null = null;
-  let unavailable = false;
-  if (resolved.ok) {
-    try {
-      overview = await getOperatorOverview(resolved.period);
-      await recordOperatorAccess(operator, { action: "view_overview", detail: `${resolved.firstDay}..${resolved.lastDay} ${timeZone}` });
-    } catch (error) {
-      if (!isDatabaseUnavailable(error)) throw error;
-      unavailable = true;
-    }
-  }
+  const view = resolved.ok
+    ? await viewAsOperator(operator, { action: "view_overview", detail: `${resolved.firstDay}..${resolved.lastDay} ${timeZone}` }, (records) => records.getOperatorOverview(resolved.period))
+    : null;
+  const overview: OperatorOverview | null = view && !view.unavailable ? view.data : null;
   return (
     <>
       <OperatorPageHeading current="overview" title={t("title")} intro={t("intro", { timeZone })} />
       <PeriodPicker params={resolved.params} error={resolved.ok ? null : resolved.error} />
-      {unavailable ? <DatabaseUnavailable /> : null}
+      {view?.unavailable ? <DatabaseUnavailable /> : null}
       {overview && resolved.ok ? (
         <>
           <Figures overview={overview} />
@@ -83,7 +76,9 @@ export default async function OperatorOverviewPage({ searchParams }: Props) {
  */
 function PeriodPicker({ params, error }: { params: PeriodParams; error: PeriodFieldError | null }) {
   const t = useTranslations("operator.overview");
-  const fieldError = (field: "from" | "to") => (error?.field === field ? t(`periodErrors.${error.problem}`) : undefined);
+  // The years as text: a number argument would be written with a thousands separator (1,970).
+  const problem = (error: PeriodFieldError) => t(`periodErrors.${error.problem}`, { first: String(FIRST_YEAR), last: String(LAST_YEAR) });
+  const fieldError = (field: "from" | "to") => (error?.field === field ? problem(error) : undefined);
   const current = (choice: PeriodParams["choice"]) => !error && params.choice === choice;
   // A custom period starts from the days on show (a preset fills them in).
   const customHref = `/operator?${new URLSearchParams({ range: "custom", from: params.from, to: params.to })}`;
@@ -111,7 +106,7 @@ function PeriodPicker({ params, error }: { params: PeriodParams; error: PeriodFi
       {params.choice === "custom" || error ? <CustomPeriodForm params={params} fieldError={fieldError} /> : null}
       {error ? (
         <Alert tone="error" title={t("periodInvalid")} data-testid="operator-period-error">
-          {error.field === "range" ? t("periodErrors.unknown") : t("periodFieldNamed", { field: t(error.field), problem: t(`periodErrors.${error.problem}`) })}
+          {error.field === "range" ? t("periodErrors.unknown") : t("periodFieldNamed", { field: t(error.field), problem: problem(error) })}
         </Alert>
       ) : null}
     </div>

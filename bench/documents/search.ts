@@ -1,5 +1,5 @@
 /**
- * The operator's search across users (lib/operators/operator-records.ts), at the repository: 100,000 documents across
+ * The operator's search across users (lib/operators/records/search-operator.ts), at the repository: 100,000 documents across
  * 1,000 users (English and Japanese names, one "created" event each; one user has 10,000 of them, as in run.ts) and
  * the users' records, on a fresh embedded PGlite and on a PostgreSQL database of its own. Each query is timed `runs`
  * times in a row after 5 warm-up calls; p50 and p99 of the whole call (the users' search, the documents'

@@ -37,7 +37,8 @@ const SANDBOX_PORTS = { authPort: envPort("BENCH_AUTH_PORT", 4251), apiPort: env
 const BARE_PORT = envPort("BENCH_BARE_PORT", 4254);
 // The bare page in the page's language: a Japanese page's first layout loads a CJK font, and so does the bare one's.
 const BARE_PATHS: Record<string, string> = { en: "/", ja: "/ja" };
-// Five: with three, noise between two quiet runs moved single rows by up to 0.46 (docs/page-weight.md, Stop 43).
+// Five: with three, one row's verdict moved between quiet runs of the same code more than the pages differed
+// (docs/page-weight.md, "Reading the table").
 const RUNS = envPort("BENCH_RUNS", 5);
 // A run Lighthouse cannot finish (NO_NAVSTART) is taken again, so each row rests on RUNS pairs; bounded.
 const MAX_RETRIES = 3;

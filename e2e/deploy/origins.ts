@@ -2,7 +2,7 @@ import { envPort } from "../../scripts/lib/env-port";
 
 /**
  * The extra app servers the deployment specs (and the visual spec, for a database outage) start themselves,
- * beside the config's webServers: each port from its own variable (defaults in 4650–4699, 4760–4761 and 4807–4809,
+ * beside the config's webServers: each port from its own variable (defaults in 4650–4699, 4760–4762 and 4807–4809,
  * clear of the suite's defaults). The sandbox must accept their
  * callbacks and CORS origins, so playwright.config.ts reads this file too.
  */
@@ -26,6 +26,8 @@ export const deployPorts = {
   branded: envPort("E2E_BRANDED_APP_PORT", 4658),
   /** The instance with small budgets, whose 429s the upload queue rides out. */
   rateLimited: envPort("E2E_RATE_LIMITED_APP_PORT", 4659),
+  /** Its metrics listener: the database reads a flood of page requests did or did not cause. */
+  rateLimitedMetrics: envPort("E2E_RATE_LIMITED_METRICS_PORT", 4762),
   /** The instance whose DATABASE_URL points at a port where nothing listens: the documents list's outage state. */
   documentsOutage: envPort("E2E_DOCUMENTS_OUTAGE_PORT", 4760),
   /** That dead database port. */

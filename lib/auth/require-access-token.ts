@@ -19,25 +19,50 @@ const notSignedIn = () => new AppError("UNAUTHENTICATED", 401, "You are not sign
  * read: with Redis, both in one round trip instead of one after the other. A spend for a session that turned out
  * to have ended is given back, so an old cookie cannot use up its user's budget.
  */
-export async function requireSession(req: NextRequest, budget?: LimitName): Promise<{ id: string; record: SessionRecord }> {
+export async function requireSession(req: NextRequest, budget?: LimitName): Promise<LiveSession> {
   const token = await readSessionToken(req);
   if (!token) throw notSignedIn();
   // A cookie from before server-side sessions, tokens inside: sign in again.
   if (!token.sessionHandle) throw sessionExpiredError();
-  const subject = budget ? token.sub : undefined;
-  const [read, spent] = await Promise.allSettled([
-    resolveSession(token.sessionHandle, shouldRefresh(req.headers)),
-    budget && subject ? spendUserBudget(budget, subject) : undefined,
-  ]);
-  const live = read.status === "fulfilled" && read.value.status === "active";
-  if (budget && subject && spent.status === "fulfilled" && !live) await refundUserBudget(budget, subject);
-  if (read.status === "rejected") throw read.reason;
-  const state = read.value;
+  const spend = budget && token.sub ? spendBeside(budget, token.sub) : undefined;
+  const session = await readLiveSession(token.sessionHandle, req).catch(async (error: unknown) => {
+    await spend?.refund();
+    throw error;
+  });
+  if (spend) await spend.keep();
+  // A cookie without a subject: the session's record names the user, so the spend waits for the read.
+  else if (budget) await spendUserBudget(budget, session.record.subject);
+  return session;
+}
+
+type LiveSession = { id: string; record: SessionRecord };
+
+/** The session behind `handle` when it is live: 503 while the store cannot be reached, 401 once it has ended. */
+async function readLiveSession(handle: string, req: NextRequest): Promise<LiveSession> {
+  const state = await resolveSession(handle, shouldRefresh(req.headers));
   if (state.status === "unavailable") throw sessionStoreUnavailableError();
   if (state.status === "ended") throw notSignedIn();
-  if (spent.status === "rejected") throw spent.reason;
-  if (budget && !subject) await spendUserBudget(budget, state.record.subject);
   return state;
+}
+
+/**
+ * One request of `budget` spent for `subject` while the session is read. `keep` throws what the spend threw (the
+ * 429 of a spent budget); `refund` gives the request back if it was taken, for a session that turned out not live.
+ */
+function spendBeside(budget: LimitName, subject: string): { keep: () => Promise<void>; refund: () => Promise<void> } {
+  const failure = spendUserBudget(budget, subject).then(
+    () => undefined,
+    (error: unknown) => ({ error }),
+  );
+  return {
+    keep: async () => {
+      const failed = await failure;
+      if (failed) throw failed.error;
+    },
+    refund: async () => {
+      if (!(await failure)) await refundUserBudget(budget, subject);
+    },
+  };
 }
 
 /** The access token of the request's session, for a route handler to call the service with. */

@@ -7,7 +7,7 @@ import { isAuthServerReachable } from "@/lib/auth/auth-server-status";
 import { FRESH_LOGIN_COOKIE } from "@/lib/auth/sign-in-markers";
 import { recordRateLimited } from "@/lib/metrics/rate-limits";
 import { getRateLimiter } from "@/lib/rate-limit/budgets";
-import { CLIENT_ADDRESS_HEADER } from "@/lib/rate-limit/client-address";
+import { addressBudgetKey, CLIENT_ADDRESS_HEADER } from "@/lib/rate-limit/client-address";
 
 /**
  * Sends the browser to the service's sign-in, returning to `redirectTo` (a same-origin path).
@@ -40,10 +40,10 @@ export const SIGN_IN_BUDGET_SPENT_PATH = "/auth/error?error=TooManySignIns";
 
 /**
  * Spends one sign-in start of the client address's "sign-in" budget (the address the server hook put in
- * CLIENT_ADDRESS_HEADER); false once it is spent, counted in the metrics.
+ * CLIENT_ADDRESS_HEADER; an IPv6 client's whole /64 shares one); false once it is spent, counted in the metrics.
  */
 export async function spendSignInBudget(address: string | null): Promise<boolean> {
-  if ((await getRateLimiter().consume("sign-in", address ?? "unknown")).allowed) return true;
+  if ((await getRateLimiter().consume("sign-in", addressBudgetKey(address ?? "unknown"))).allowed) return true;
   recordRateLimited("sign-in", "sign-in");
   return false;
 }

@@ -5,12 +5,13 @@
  */
 import { sql } from "drizzle-orm";
 import { bigint, check, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { DOCUMENT_EVENT_TYPES } from "@/lib/documents/document-event-types";
 
 export const DOCUMENT_STATUSES = ["created", "uploading", "uploaded", "failed", "abandoned", "replaced"] as const;
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
 
-export const DOCUMENT_EVENT_TYPES = ["created", "upload_started", "uploaded", "failed", "resumed", "abandoned", "replaced", "removed", "imported"] as const;
-export type DocumentEventType = (typeof DOCUMENT_EVENT_TYPES)[number];
+// The audit trail's event types are defined once, for the browser too: the schema's users take them from here.
+export { DOCUMENT_EVENT_TYPES, type DocumentEventType } from "@/lib/documents/document-event-types";
 
 const inList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(", "));
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
@@ -127,7 +128,7 @@ export const OPERATOR_ACCESS_ACTIONS = ["view_overview", "view_stuck", "search",
 export type OperatorAccessAction = (typeof OPERATOR_ACCESS_ACTIONS)[number];
 
 /**
- * What operators opened, and when (lib/operators/operator-records.ts). Append-only: migration 0002 adds triggers that
+ * What operators opened, and when (lib/operators/records/). Append-only: migration 0002 adds triggers that
  * refuse UPDATE, DELETE and TRUNCATE on it, whoever asks, and the app has no code path that would.
  */
 export const operatorAccessLog = pgTable(

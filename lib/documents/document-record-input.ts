@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DOCUMENT_STATUSES } from "@/lib/db/schema";
+import { REPORTED_EVENT_TYPES, type ReportedEventType } from "@/lib/documents/document-event-types";
 import { NAME_MAX_LENGTH } from "@/lib/document-name";
 import { createDocumentResultSchema } from "@/lib/esign/schemas";
 import { CONTROL_CHARACTERS_MESSAGE, hasControlCharacter } from "@/lib/input/control-characters";
@@ -74,12 +75,15 @@ export type CreatedDocumentFacts = z.infer<typeof createdDocumentFactsSchema>;
 
 const eventBase = { id: z.uuid("must be a UUID"), at: atSchema };
 
-/** One reported event. `removed` and `imported` are the server's own (DELETE, import) and cannot be reported. */
-export const documentEventInputSchema = z.discriminatedUnion("type", [
-  z.strictObject({ ...eventBase, type: z.literal("created"), ...createdDocumentFactsSchema.shape }),
-  z.strictObject({ ...eventBase, type: z.literal("upload_started"), mode: modeSchema, bytes: bytesSchema.optional() }),
-  z.strictObject({ ...eventBase, type: z.literal("resumed"), mode: modeSchema.optional(), bytes: bytesSchema.optional() }),
-  z.strictObject({
+/**
+ * Each reported type's event, keyed by ReportedEventType: a reported type without its schema here fails typecheck.
+ * `removed` and `imported` are the server's own (DELETE, import) and cannot be reported.
+ */
+const reportedEventSchemas = {
+  created: z.strictObject({ ...eventBase, type: z.literal("created"), ...createdDocumentFactsSchema.shape }),
+  upload_started: z.strictObject({ ...eventBase, type: z.literal("upload_started"), mode: modeSchema, bytes: bytesSchema.optional() }),
+  resumed: z.strictObject({ ...eventBase, type: z.literal("resumed"), mode: modeSchema.optional(), bytes: bytesSchema.optional() }),
+  uploaded: z.strictObject({
     ...eventBase,
     type: z.literal("uploaded"),
     mode: modeSchema.optional(),
@@ -87,7 +91,7 @@ export const documentEventInputSchema = z.discriminatedUnion("type", [
     md5: md5HexSchema.nullish(),
     durationMs: durationSchema.optional(),
   }),
-  z.strictObject({
+  failed: z.strictObject({
     ...eventBase,
     type: z.literal("failed"),
     errorCode: errorCodeSchema,
@@ -95,9 +99,17 @@ export const documentEventInputSchema = z.discriminatedUnion("type", [
     bytes: bytesSchema.optional(),
     durationMs: durationSchema.optional(),
   }),
-  z.strictObject({ ...eventBase, type: z.literal("abandoned"), bytes: bytesSchema.optional() }),
-  z.strictObject({ ...eventBase, type: z.literal("replaced"), replacedByItemId: documentIdSchema }),
-]);
+  abandoned: z.strictObject({ ...eventBase, type: z.literal("abandoned"), bytes: bytesSchema.optional() }),
+  replaced: z.strictObject({ ...eventBase, type: z.literal("replaced"), replacedByItemId: documentIdSchema }),
+} satisfies { [T in ReportedEventType]: z.ZodObject<{ type: z.ZodLiteral<T> } & z.ZodRawShape> };
+
+type ReportedEventSchema = (typeof reportedEventSchemas)[ReportedEventType];
+
+/** One reported event, of any type in REPORTED_EVENT_TYPES. */
+export const documentEventInputSchema = z.discriminatedUnion(
+  "type",
+  REPORTED_EVENT_TYPES.map((type) => reportedEventSchemas[type]) as [ReportedEventSchema, ...ReportedEventSchema[]],
+);
 export type DocumentEventInput = z.infer<typeof documentEventInputSchema>;
 
 export const MAX_EVENTS_PER_REPORT = 50;

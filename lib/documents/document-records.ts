@@ -3,13 +3,13 @@ import { randomUUID } from "node:crypto";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { and, asc, eq, getTableColumns, ilike, inArray, isNull, lt, sql } from "drizzle-orm";
 import { configuredDatabaseKind, getDatabase, type Database, type DatabaseKind, type OpenDatabase } from "@/lib/db/client";
-import { DatabaseQueryError, DatabaseUnavailableError, describeDatabaseFailure, isDatabaseUnavailable, sqlstateOf } from "@/lib/db/database-errors";
+import { databaseOperations } from "@/lib/db/database-operations";
+import { escapeLike } from "@/lib/db/like-pattern";
 import { documentEvents, documents, type DocumentEventType, type DocumentStatus } from "@/lib/db/schema";
 import { documentIdSchema, isStorableTime, type CreatedDocumentFacts, type DocumentEventInput, type DocumentListQuery, type ImportedDocument } from "@/lib/documents/document-record-input";
-import { exportQueryGate } from "@/lib/documents/export-slots";
 import { erasedSince, holdErasureLock } from "@/lib/erasure/erasure-lock";
 import { AppError, eventLimitError, recordsErasedError } from "@/lib/errors";
-import { recordDatabaseOperation, type DatabaseOperation } from "@/lib/metrics/database";
+import type { DatabaseOperation } from "@/lib/metrics/database";
 
 /** Who caused a write: kept with each event. `device` is the short text the session list shows ("Chrome 131 on macOS 15"). */
 export type RecordContext = { requestId?: string; device?: string };
@@ -126,10 +126,6 @@ const CURSOR_TIME = sql<string>`to_char(${documents.createdAt} at time zone 'UTC
 /** A name search's first look: this many documents in list order (see listDocuments). */
 const SEARCH_WINDOW = 2_000;
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 /** The event's own facts, as stored in `details`: everything but its id, type and time. */
 function detailsOf(event: DocumentEventInput): Record<string, unknown> {
   // A created event's facts (name, ids, size) are the document's columns; the trail need not repeat them.
@@ -141,8 +137,8 @@ function detailsOf(event: DocumentEventInput): Record<string, unknown> {
 
 /**
  * The most events one document's audit trail keeps from reports. A real upload records a handful: created,
- * upload_started, one `resumed` per resume, uploaded (a 2 GiB block upload paused and resumed 20 times records 24,
- * docs/documents.md). The cap bounds what a script holding a session can make one document's trail (and its export) hold.
+ * upload_started, one `resumed` per resume, uploaded (a 2 GiB block upload paused and resumed 20 times records 23,
+ * and 2 more per dropped connection: tests/unit/upload-trail-size.test.ts). The cap bounds what a script holding a session can make one document's trail (and its export) hold.
  */
 export const DOCUMENT_EVENTS_MAX = 1_000;
 
@@ -188,6 +184,11 @@ export function foldDocumentState(events: readonly { type: DocumentEventType; de
       case "created":
       case "removed":
         break;
+      default: {
+        // A new event type must decide here what it does to the status: without a case, typecheck fails.
+        const unhandled: never = type;
+        throw new Error(`no rule for the event type ${String(unhandled)}`);
+      }
     }
   }
   return state;
@@ -199,43 +200,10 @@ export function foldDocumentState(events: readonly { type: DocumentEventType; de
  * each operation's latency and outcome go to the metrics, labelled by operation only.
  */
 export function documentRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" | "kind">>, configuredKind?: () => DatabaseKind) {
-  async function run<T>(operation: DatabaseOperation, work: (db: Database) => Promise<T>): Promise<T> {
-    const started = performance.now();
-    let kind: OpenDatabase["kind"] | undefined;
-    try {
-      const opened = await open().catch((error: unknown) => {
-        throw new DatabaseUnavailableError(`database could not be opened: ${describeDatabaseFailure(error)}`);
-      });
-      kind = opened.kind;
-      const result = await work(opened.db);
-      recordDatabaseOperation(kind, operation, "ok", (performance.now() - started) / 1000);
-      return result;
-    } catch (error) {
-      // A failed open counts too, under the kind of database configured.
-      const label = kind ?? configuredKind?.();
-      if (label) recordDatabaseOperation(label, operation, "error", (performance.now() - started) / 1000);
-      if (error instanceof DatabaseUnavailableError || error instanceof AppError) throw error;
-      // Named by operation and SQLSTATE, without the original as `cause`: the driver's message and Drizzle's
-      // "Failed query: … params: …" carry the query's values (document names, user keys), and whatever logs an
-      // error with its cause chain (ours, Next's for a page, console.error) would print them.
-      if (isDatabaseUnavailable(error)) throw new DatabaseUnavailableError(`database ${operation}: ${describeDatabaseFailure(error)}`);
-      throw new DatabaseQueryError(operation, sqlstateOf(error));
-    }
-  }
-
-  /**
-   * One export batch query, through this process's export query gate (lib/documents/export-slots.ts): across users,
-   * one at a time on PGlite with a turn of the event loop after each, two on PostgreSQL.
-   */
-  async function runExport<T>(work: (db: Database) => Promise<T>): Promise<T> {
-    const kind = await open().then(
-      (opened) => opened.kind,
-      () => undefined,
-    );
-    // A database that does not open: run() reports it as every other operation does.
-    if (!kind) return run("export", work);
-    return exportQueryGate(kind).run(() => run("export", work));
-  }
+  const operations = databaseOperations(open, configuredKind);
+  const run = <T>(operation: DatabaseOperation, work: (db: Database) => Promise<T>) => operations.run(operation, operation, work);
+  /** One export batch query, through the export query gate (lib/db/database-operations.ts). */
+  const runExport = <T>(work: (db: Database) => Promise<T>) => operations.runExport("export", "export", work);
 
   /** Inserts the document (unless on record) and its "created" event; resolves whether that event is new. */
   async function insertCreated(db: Database, userKey: string, itemId: string, facts: CreatedDocumentFacts, createdAt: Date, event: { eventId: string; ctx: RecordContext }): Promise<boolean> {
@@ -367,7 +335,7 @@ export function documentRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
         let rows: { row: DocumentRow; cursorAt: string }[];
         if (query.q) {
           const pattern = `%${escapeLike(query.q)}%`;
-          // As the operator's search (lib/operators/operator-records.ts, SEARCH_WINDOW): the next SEARCH_WINDOW
+          // As the operator's search (lib/operators/records/search-operator.ts, SEARCH_WINDOW): the next SEARCH_WINDOW
           // documents in list order first, where a frequent word finds its page at once; only when they hold no
           // full page, the name gram index (documents_name_grams_idx), whose matches are then few.
           const window = db

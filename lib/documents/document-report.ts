@@ -1,32 +1,28 @@
-/**
- * What the browser tells the app about a document's upload, as `POST /api/documents/{itemId}/events` takes it.
- * Facts only: ids, name, type, size, MD5, times, error codes. Never the upload endpoint, its SAS or a token —
- * they are credentials and expire, so no report type has a field for them.
- */
-export type DocumentReportType = "created" | "upload_started" | "uploaded" | "failed" | "abandoned" | "resumed" | "replaced";
+import type { ReportedEventType } from "@/lib/documents/document-event-types";
 
 /** How the bytes went: one PUT or staged blocks (a fallback from blocks to one PUT is a "single"). */
 export type ReportedTransfer = "single" | "blocks";
 
-/** A milestone of one upload, before it is stamped with an id and a time. */
-export type UploadMilestone =
-  | {
-      type: "created";
-      fileId: string;
-      subdocid: number;
-      container?: string;
-      name: string;
-      doctype: string;
-      size: number;
-    }
+/**
+ * What the browser tells the app about a document's upload, as `POST /api/documents/{itemId}/events` takes it:
+ * the facts of each reported event type. Facts only: ids, name, type, size, MD5, times, error codes. Never the
+ * upload endpoint, its SAS or a token — they are credentials and expire, so no report type has a field for them.
+ * Keyed by ReportedEventType: a reported type without its facts here fails typecheck.
+ */
+type MilestoneFacts = {
+  created: { fileId: string; subdocid: number; container?: string; name: string; doctype: string; size: number };
   /** `bytes`: the file's size, so the record knows it even when the upload never finishes. */
-  | { type: "upload_started"; mode: ReportedTransfer; bytes: number }
-  | { type: "resumed"; mode: ReportedTransfer; bytes: number }
-  | { type: "uploaded"; mode: ReportedTransfer; bytes: number; md5?: string; durationMs: number }
-  | { type: "failed"; errorCode: string }
+  upload_started: { mode: ReportedTransfer; bytes: number };
+  resumed: { mode: ReportedTransfer; bytes: number };
+  uploaded: { mode: ReportedTransfer; bytes: number; md5?: string; durationMs: number };
+  failed: { errorCode: string };
   /** The user cancelled it: the file was not stored, and nobody will send it to this document again. */
-  | { type: "abandoned" }
-  | { type: "replaced"; replacedByItemId: string };
+  abandoned: Record<never, never>;
+  replaced: { replacedByItemId: string };
+};
+
+/** A milestone of one upload, before it is stamped with an id and a time. */
+export type UploadMilestone = { [T in ReportedEventType]: { type: T } & MilestoneFacts[T] }[ReportedEventType];
 
 /** A milestone as sent: `id` makes a retried send idempotent, `at` is when it happened in the browser. */
 export type DocumentReport = UploadMilestone & { id: string; at: string };

@@ -1,4 +1,19 @@
 import { batchReports, randomUuid, type DocumentReport, type UploadMilestone } from "@/lib/documents/document-report";
+import {
+  delivered,
+  dueDocuments,
+  EMPTY_SCHEDULE,
+  failed,
+  held,
+  listed,
+  nextWake,
+  rateLimited,
+  reported,
+  started,
+  type Schedule,
+} from "@/lib/documents/report-outbox-schedule";
+
+export { OUTBOX_PARALLEL_DOCUMENTS, OUTBOX_RETRY_DELAYS_MS } from "@/lib/documents/report-outbox-schedule";
 
 /** One report waiting to be delivered, as kept in the browser (IndexedDB in the app). */
 export type OutboxEntry = {
@@ -30,24 +45,11 @@ export type SendOutcome = "delivered" | "retry" | "refused" | { retryAfterMs: nu
 /** Sends one document's reports; `signal` aborts the request once the outbox stops waiting for it. */
 export type SendReports = (itemId: string, reports: DocumentReport[], signal: AbortSignal) => Promise<SendOutcome>;
 
-/** Waits between one document's delivery attempts while the app does not take them; the last one repeats. */
-export const OUTBOX_RETRY_DELAYS_MS = [2_000, 5_000, 15_000, 30_000, 60_000] as const;
-
 /**
  * How long one request may take before it counts as "not taken" (aborted, retried on that document's schedule):
  * the events route answers within its database's 5 s query timeout, so a request still open at this point hangs.
  */
 export const OUTBOX_REQUEST_TIMEOUT_MS = 30_000;
-
-/**
- * How many documents' requests may be on their way at once. They are `keepalive` requests (a page being closed
- * still sends its last report), whose bodies a browser caps at 64 KiB in flight together: three of at most
- * 16 KiB leave room for the page's other keepalive requests.
- */
-export const OUTBOX_PARALLEL_DOCUMENTS = 3;
-
-/** The shortest wait after a 429, whatever its `Retry-After` says (0 included): never a storm of retries. */
-export const OUTBOX_MIN_RATE_LIMIT_WAIT_MS = 1_000;
 
 /** How long an undelivered report is kept: past this, the record it would complete is long settled. */
 export const OUTBOX_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
@@ -60,8 +62,11 @@ export type OutboxOptions = {
   onDropped?: (count: number) => void;
 };
 
-/** One document's delivery schedule: how many attempts in a row failed, and when the next may start. */
-type Backoff = { failures: number; dueAt: number };
+/**
+ * The listings of what waits, each of which starts the deliveries that are due: one at a time, and at most one
+ * queued behind it for every report and flush that came meanwhile (a flush among them makes it a flush).
+ */
+type Listing = { state: "idle" } | { state: "running"; done: Promise<void> } | { state: "queued"; done: Promise<void>; flush: boolean };
 
 function warnDropped(count: number): void {
   console.warn(`document reports: ${count} refused by the app (4xx) and dropped`);
@@ -77,29 +82,25 @@ function warnDropped(count: number): void {
  * document waits 2 s, 5 s, 15 s … while every other document's reports go on, and the documents that never failed
  * go first. A 429 with `Retry-After` (the user's budget is spent, so every document would get one) holds back
  * every document until the wait is over, and counts as no failure. Reports the app refused for good (a 4xx:
- * invalid, or a document the user removed) are dropped and counted.
+ * invalid, or a document the user removed) are dropped and counted. Which document goes when is decided by
+ * report-outbox-schedule.ts (each document waiting, flushed or being sent); this class keeps the reports and does
+ * the store, the requests and the timer.
  */
 export class ReportOutbox {
+  /** Reports made on this page and not yet delivered or dropped: memory carries them when the store fails. */
   private readonly pending = new Map<string, OutboxEntry>();
-  private readonly backoff = new Map<string, Backoff>();
-  /** Each document whose reports are on their way, with that delivery: never two of one document at once. */
-  private readonly inFlight = new Map<string, Promise<void>>();
-  /** Documents `flush()` asked for that wait for a free slot, their schedules notwithstanding. */
-  private readonly forced = new Set<string>();
   /**
    * Ids of reports this page delivered or dropped: a listing read while their removal from the store was under
    * way must not send them again.
    */
   private readonly forgotten = new Set<string>();
-  /** Nothing is sent before this time (ms): the app answered 429 with `Retry-After`. */
-  private pausedUntil = 0;
-  private seq = 0;
-  /** The listing under way (it starts the deliveries that are due), and the one that follows it. */
-  private running: Promise<void> | null = null;
-  private next: Promise<void> | null = null;
-  /** Whether the next listing marks every waiting document as forced (flush). */
-  private nextForced = false;
+  /** Each document's place in the delivery, and a 429's pause (report-outbox-schedule.ts). */
+  private schedule: Schedule = EMPTY_SCHEDULE;
+  private listing: Listing = { state: "idle" };
+  /** The deliveries under way, one per document being sent: flush() waits for them. */
+  private readonly deliveries = new Set<Promise<void>>();
   private timer: unknown = null;
+  private seq = 0;
   private droppedCount = 0;
   private readonly now: () => number;
   private readonly setTimer: (run: () => void, ms: number) => unknown;
@@ -129,8 +130,7 @@ export class ReportOutbox {
     const id = randomUuid();
     const entry: OutboxEntry = { id, userKey: this.userKey, itemId, report: { ...milestone, id, at: new Date(queuedAt).toISOString() }, queuedAt, seq: this.seq++ };
     this.pending.set(id, entry);
-    const schedule = this.backoff.get(itemId);
-    if (schedule) schedule.dueAt = queuedAt;
+    this.schedule = reported(this.schedule, itemId, queuedAt);
     // Written before the first attempt, so a page closed mid-request still has it; memory carries it if the store fails.
     void this.store.put(entry).catch(() => undefined).then(() => this.round(false));
   };
@@ -141,7 +141,10 @@ export class ReportOutbox {
    */
   flush = async (): Promise<void> => {
     await this.round(true);
-    while (this.running || this.inFlight.size > 0) await Promise.all([this.running, this.next, ...this.inFlight.values()]);
+    while (this.listing.state !== "idle" || this.deliveries.size > 0) {
+      const listing = this.listing;
+      await Promise.all([listing.state === "idle" ? undefined : listing.done, ...this.deliveries]);
+    }
   };
 
   /** Reports not yet delivered, oldest first (for the page and tests). */
@@ -153,29 +156,39 @@ export class ReportOutbox {
   }
 
   /** Lists what waits and starts what is due; one listing at a time, so one document is never started twice. */
-  private round(force: boolean): Promise<void> {
-    if (this.running) {
-      this.nextForced ||= force;
-      this.next ??= this.running.then(() => {
-        const forced = this.nextForced;
-        this.next = null;
-        this.nextForced = false;
-        return this.round(forced);
-      });
-      return this.next;
+  private round(flush: boolean): Promise<void> {
+    const listing = this.listing;
+    if (listing.state === "queued") {
+      listing.flush ||= flush;
+      return listing.done;
+    }
+    if (listing.state === "running") {
+      const queued: Listing & { state: "queued" } = {
+        state: "queued",
+        flush,
+        done: listing.done.then(() => {
+          this.listing = { state: "idle" };
+          return this.round(queued.flush);
+        }),
+      };
+      this.listing = queued;
+      return queued.done;
     }
     if (this.timer !== null) {
       this.clearTimer(this.timer);
       this.timer = null;
     }
-    this.running = this.startDue(force).finally(() => {
-      this.running = null;
+    const done = this.startDue(flush).finally(() => {
+      // A queued listing follows at once and arms the timer itself.
+      if (this.listing.state !== "running") return;
+      this.listing = { state: "idle" };
       this.scheduleNext();
     });
-    return this.running;
+    this.listing = { state: "running", done };
+    return done;
   }
 
-  private async startDue(force: boolean): Promise<void> {
+  private async startDue(flush: boolean): Promise<void> {
     const all = await this.waiting();
     const now = this.now();
     const expired = all.filter((entry) => now - entry.queuedAt > OUTBOX_MAX_AGE_MS);
@@ -185,23 +198,15 @@ export class ReportOutbox {
       if (expired.includes(entry)) continue;
       byItem.set(entry.itemId, [...(byItem.get(entry.itemId) ?? []), entry]);
     }
-    for (const itemId of this.backoff.keys()) if (!byItem.has(itemId) && !this.inFlight.has(itemId)) this.backoff.delete(itemId);
-    if (force) for (const itemId of byItem.keys()) this.forced.add(itemId);
-    for (const itemId of this.forced) if (!byItem.has(itemId)) this.forced.delete(itemId);
-    if (now < this.pausedUntil) return;
-    // Documents whose reports never failed first, then by their oldest report: a failing one goes last.
-    const due = [...byItem.keys()]
-      .filter((itemId) => !this.inFlight.has(itemId) && (this.forced.has(itemId) || (this.backoff.get(itemId)?.dueAt ?? 0) <= now))
-      .sort((a, b) => (this.backoff.get(a)?.failures ?? 0) - (this.backoff.get(b)?.failures ?? 0));
-    for (const itemId of due) {
-      if (this.inFlight.size >= OUTBOX_PARALLEL_DOCUMENTS) break;
-      this.forced.delete(itemId);
+    this.schedule = listed(this.schedule, [...byItem.keys()], flush);
+    for (const itemId of dueDocuments(this.schedule, now)) {
+      this.schedule = started(this.schedule, itemId);
       const delivery = this.deliverItem(itemId, byItem.get(itemId)!).finally(() => {
-        this.inFlight.delete(itemId);
-        // A slot is free: the next document that is due (or waits for flush) goes.
+        this.deliveries.delete(delivery);
+        // A slot is free: the next document that is due (or flushed) goes.
         void this.round(false);
       });
-      this.inFlight.set(itemId, delivery);
+      this.deliveries.add(delivery);
     }
   }
 
@@ -209,16 +214,17 @@ export class ReportOutbox {
   private async deliverItem(itemId: string, entries: OutboxEntry[]): Promise<void> {
     for (const batch of batchReports(entries)) {
       // Another document was rate-limited meanwhile: this one waits too.
-      if (this.now() < this.pausedUntil) return this.holdUntilPauseEnds(itemId);
+      if (this.now() < this.schedule.pausedUntil) {
+        this.schedule = held(this.schedule, itemId);
+        return;
+      }
       const outcome = await this.attempt(itemId, batch.map((entry) => entry.report));
       if (typeof outcome === "object") {
-        this.pausedUntil = Math.max(this.pausedUntil, this.now() + Math.max(outcome.retryAfterMs, OUTBOX_MIN_RATE_LIMIT_WAIT_MS));
-        return this.holdUntilPauseEnds(itemId);
+        this.schedule = rateLimited(this.schedule, itemId, this.now(), outcome.retryAfterMs);
+        return;
       }
       if (outcome === "retry") {
-        const failures = (this.backoff.get(itemId)?.failures ?? 0) + 1;
-        const delay = OUTBOX_RETRY_DELAYS_MS[Math.min(failures, OUTBOX_RETRY_DELAYS_MS.length) - 1]!;
-        this.backoff.set(itemId, { failures, dueAt: this.now() + delay });
+        this.schedule = failed(this.schedule, itemId, this.now());
         return;
       }
       if (outcome === "refused") {
@@ -227,12 +233,7 @@ export class ReportOutbox {
       }
       await this.forget(batch);
     }
-    this.backoff.delete(itemId);
-  }
-
-  /** A rate-limited document keeps its reports and its failure count, and is due when the 429's wait is over. */
-  private holdUntilPauseEnds(itemId: string): void {
-    this.backoff.set(itemId, { failures: this.backoff.get(itemId)?.failures ?? 0, dueAt: this.pausedUntil });
+    this.schedule = delivered(this.schedule, itemId);
   }
 
   /**
@@ -270,13 +271,11 @@ export class ReportOutbox {
 
   /** One timer, for the document whose next attempt is due first (not before a 429's wait is over). */
   private scheduleNext(): void {
-    if (this.next) return;
-    const waiting = [...this.backoff].filter(([itemId]) => !this.inFlight.has(itemId)).map(([, schedule]) => schedule.dueAt);
-    if (waiting.length === 0) return;
-    const dueAt = Math.max(Math.min(...waiting), this.pausedUntil);
+    const wakeAt = nextWake(this.schedule, this.now());
+    if (wakeAt === undefined) return;
     this.timer = this.setTimer(() => {
       this.timer = null;
       void this.round(false);
-    }, Math.max(0, dueAt - this.now()));
+    }, Math.max(0, wakeAt - this.now()));
   }
 }

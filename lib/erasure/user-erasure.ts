@@ -1,10 +1,9 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { configuredDatabaseKind, getDatabase, queryRows, type Database, type DatabaseKind, type OpenDatabase } from "@/lib/db/client";
-import { DatabaseQueryError, DatabaseUnavailableError, describeDatabaseFailure, isDatabaseUnavailable, sqlstateOf } from "@/lib/db/database-errors";
+import { databaseOperations } from "@/lib/db/database-operations";
 import { operatorAccessLog } from "@/lib/db/schema";
 import { holdErasureLock } from "@/lib/erasure/erasure-lock";
-import { recordDatabaseOperation } from "@/lib/metrics/database";
 import type { Operator } from "@/lib/operators/types";
 
 /** What one user's records hold (before an erasure), or held (what it removed). */
@@ -119,28 +118,12 @@ export async function reapplyErasuresIn(db: Database, entries: readonly ErasureE
 
 /**
  * The erasure operations on one database (lib/db), as the routes call them: failures become DatabaseUnavailableError
- * (a 503: nothing was erased, try again) or a DatabaseQueryError naming the operation, never the query's values.
+ * (a 503: nothing was erased, try again) or a DatabaseQueryError naming the operation, never the query's values
+ * (lib/db/database-operations.ts).
  */
 export function erasureRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" | "kind">>, configuredKind?: () => DatabaseKind) {
-  async function run<T>(operation: string, work: (db: Database) => Promise<T>): Promise<T> {
-    const started = performance.now();
-    let kind: DatabaseKind | undefined;
-    try {
-      const opened = await open().catch((error: unknown) => {
-        throw new DatabaseUnavailableError(`database could not be opened: ${describeDatabaseFailure(error)}`);
-      });
-      kind = opened.kind;
-      const result = await work(opened.db);
-      recordDatabaseOperation(kind, "erasure", "ok", (performance.now() - started) / 1000);
-      return result;
-    } catch (error) {
-      const label = kind ?? configuredKind?.();
-      if (label) recordDatabaseOperation(label, "erasure", "error", (performance.now() - started) / 1000);
-      if (error instanceof DatabaseUnavailableError) throw error;
-      if (isDatabaseUnavailable(error)) throw new DatabaseUnavailableError(`database erasure ${operation}: ${describeDatabaseFailure(error)}`);
-      throw new DatabaseQueryError(`erasure ${operation}`, sqlstateOf(error));
-    }
-  }
+  const operations = databaseOperations(open, configuredKind);
+  const run = <T>(operation: string, work: (db: Database) => Promise<T>) => operations.run(`erasure ${operation}`, "erasure", work);
   return {
     /** What the user's records hold now: for the confirmation's "N documents and their histories". */
     countUserRecords: (userKey: string) => run("count", (db) => countRecords(db, userKey)),

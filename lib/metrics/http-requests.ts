@@ -1,47 +1,25 @@
 import "server-only";
 import { counter, histogram } from "@/lib/metrics/registry";
+import { appRouteOf, routeLabelOf } from "@/lib/routes/app-routes";
 
-/** The app's routes by path; anything else (probes for /wp-admin, typos) is one `other` label, so labels stay bounded. */
-const KNOWN_ROUTES = new Set([
-  "/",
-  "/account",
-  "/account/erased",
-  "/documents",
-  "/auth/error",
-  "/auth/restart",
-  "/api/account",
-  "/api/account/erasure",
-  "/api/documents",
-  "/api/documents/export",
-  "/api/documents/import",
-  "/api/health",
-  "/api/health/ready",
-  "/api/sessions",
-  "/api/auth/backchannel-logout",
-  "/favicon.ico",
-  "/brand/mark.svg",
-]);
-/** Routes with an id in their path: one label each, never the id itself. */
-const ROUTE_FAMILIES: [RegExp, string][] = [
-  [/^\/api\/sessions\/[^/]+$/, "/api/sessions/[id]"],
-  [/^\/api\/operator\/users\/[^/]+\/erasure$/, "/api/operator/users/:userKey/erasure"],
-  [/^\/api\/documents\/[^/]+\/events$/, "/api/documents/:itemId/events"],
-  [/^\/api\/documents\/[^/]+$/, "/api/documents/:itemId"],
-  [/^\/documents\/[^/]+$/, "/documents/:itemId"],
-];
 const AUTH_ACTIONS = new Set(["signin", "callback", "signout", "session", "csrf", "providers", "error"]);
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
-/** The route label for a request path (query already removed): a known route, a family of routes, or `other`. */
+/**
+ * The route label for a request path (query already removed): the app's page or route it reaches (lib/routes/app-routes.ts,
+ * an id in the path never in the label: `/documents/:itemId`), Auth.js's action, Next's own files, the brand's public
+ * files, or `other` for anything else (probes for /wp-admin, typos), so labels stay bounded.
+ */
 export function routeLabel(pathname: string): string {
-  if (KNOWN_ROUTES.has(pathname)) return pathname;
   if (pathname.startsWith("/_next/static/")) return "/_next/static";
   if (pathname.startsWith("/_next/")) return "/_next";
-  const family = ROUTE_FAMILIES.find(([pattern]) => pattern.test(pathname));
-  if (family) return family[1];
-  const auth = /^\/api\/auth\/([^/]+)/.exec(pathname);
-  if (auth) return AUTH_ACTIONS.has(auth[1]!) ? `/api/auth/${auth[1]}` : "/api/auth/other";
-  return "other";
+  if (pathname.startsWith("/brand/")) return "/brand";
+  const route = appRouteOf(pathname);
+  if (route?.path === "/api/auth/[...nextauth]") {
+    const action = /^\/api\/auth\/([^/]+)/.exec(pathname)?.[1];
+    return action && AUTH_ACTIONS.has(action) ? `/api/auth/${action}` : "/api/auth/other";
+  }
+  return route ? routeLabelOf(route.path) : "other";
 }
 
 /** Records one finished HTTP request the app served. */

@@ -161,5 +161,3 @@ export type OperatorAccessInput = {
   itemId?: string;
   detail?: string;
 };
-
-export type ExportFormat = "csv" | "json";

@@ -50,3 +50,23 @@ export function clientAddressOf(peer: string | undefined, forwardedFor: string |
   // Every hop is a trusted proxy: the leftmost is as close to the client as the chain tells.
   return hops[0] ?? peerAddress;
 }
+
+/**
+ * The key of a client address's per-address budgets ("sign-in"): an IPv4 address is its own key; an IPv6 address is
+ * keyed by its /64, written `2001:db8:1:2::/64`. A single IPv6 client (a home or a server) is routinely given a
+ * whole /64 and may pick any address in it, so a per-address key would let it never run out.
+ */
+export function addressBudgetKey(address: string): string {
+  if (isIP(address) !== 6) return address;
+  const groups = ipv6Groups(address.split("%")[0]!);
+  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(":")}::/64`;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address, `::` expanded (a trailing dotted IPv4 part counts as two). */
+function ipv6Groups(address: string): string[] {
+  const [head = "", tail] = address.split("::");
+  const parts = (text: string) => (text ? text.split(":").flatMap((p) => (p.includes(".") ? ["0", "0"] : [p])) : []);
+  const left = parts(head);
+  const right = tail === undefined ? [] : parts(tail);
+  return [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
+}

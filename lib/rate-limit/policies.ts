@@ -9,7 +9,7 @@ export const RATE_LIMIT_DEFAULTS = {
   "documents-create": { points: 300, durationS: 600, key: "user" },
   /** POST /api/documents/[itemId]/events: each upload reports 2–5 times (created, started, uploaded, a retry, a failure). */
   "document-events": { points: 2000, durationS: 600, key: "user" },
-  /** GET /api/documents: the list, its search and filters (typing is debounced), paging. */
+  /** /documents and GET /api/documents: the list, its search and filters (typing is debounced), paging, its refreshes. */
   "documents-list": { points: 600, durationS: 600, key: "user" },
   /** DELETE /api/documents/[itemId]: "Remove from this list". */
   "documents-remove": { points: 600, durationS: 600, key: "user" },
@@ -17,14 +17,19 @@ export const RATE_LIMIT_DEFAULTS = {
   "documents-export": { points: 20, durationS: 600, key: "user" },
   /** POST /api/documents/import: the one-time import of the old browser list, retried until accepted. */
   "documents-import": { points: 30, durationS: 600, key: "user" },
-  /** GET /documents/[itemId]: one document's page. */
+  /** /documents/[itemId]: one document's page. */
   "document-page": { points: 600, durationS: 600, key: "user" },
-  /** GET /api/account: the account record (getuserinfo at the service). */
+  /**
+   * Every other page (the landing page, the sign-in problem page, a page that does not exist): each reads, for the
+   * header, whether the user is an operator.
+   */
+  "other-pages": { points: 600, durationS: 600, key: "user" },
+  /** /account and GET /api/account: the account record (getuserinfo at the service). */
   "account": { points: 300, durationS: 600, key: "user" },
   /** GET/DELETE /api/sessions and /api/sessions/[id]: where you are signed in, and ending sessions. */
   "sessions": { points: 300, durationS: 600, key: "user" },
   /**
-   * GET /operator/**: the operator's pages (overview, stuck list, search, a user's and a document's page, the access
+   * /operator/**: the operator's pages (overview, stuck list, search, a user's and a document's page, the access
    * log), each a read across every user's records.
    */
   "operator-pages": { points: 600, durationS: 600, key: "user" },

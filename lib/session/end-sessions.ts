@@ -1,8 +1,7 @@
 import "server-only";
-import { getDiscovery } from "@/lib/auth/discovery";
-import { revokeToken } from "@/lib/esign/client";
 import { getLogger } from "@/lib/logging/logger";
 import { currentRequestId } from "@/lib/logging/request-context";
+import { revokeRefreshTokens } from "@/lib/session/revoke-refresh-tokens";
 import { deleteSession, type StoredSession } from "@/lib/session/sessions";
 
 /**
@@ -25,19 +24,4 @@ export async function endSessions(
   const revoked = await revokeRefreshTokens(refreshTokens);
   getLogger().info({ msg: `${sessions.length} session(s) ended (${why}), ${revoked} refresh token(s) revoked`, requestId: currentRequestId() });
   return { ended: sessions.length, revoked };
-}
-
-/**
- * Revokes refresh tokens at the service when discovery publishes a `revocation_endpoint` (RFC 7009): those of
- * ended sessions, and those a refresh obtained for a session that ended while it ran. Resolves how many the
- * service confirmed; never throws.
- */
-export async function revokeRefreshTokens(refreshTokens: string[]): Promise<number> {
-  if (refreshTokens.length === 0) return 0;
-  const endpoint = await getDiscovery().then(
-    (d) => d.revocation_endpoint,
-    () => undefined,
-  );
-  if (!endpoint) return 0;
-  return (await Promise.all(refreshTokens.map((t) => revokeToken(endpoint, t, "refresh_token")))).filter(Boolean).length;
 }

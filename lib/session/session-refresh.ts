@@ -8,7 +8,7 @@ import { isKeysUnavailable, verifyIdToken } from "@/lib/auth/id-token";
 import { getLogger } from "@/lib/logging/logger";
 import { recordRefresh, recordRefreshLockWait } from "@/lib/metrics/refresh";
 import { currentRequestId } from "@/lib/logging/request-context";
-import { revokeRefreshTokens } from "@/lib/session/end-sessions";
+import { revokeRefreshTokens } from "@/lib/session/revoke-refresh-tokens";
 import { isRefreshDue, type SessionRecord } from "@/lib/session/session-record";
 import type { UpdateOutcome } from "@/lib/session/session-store";
 import { readSessionById, saveIssuedTokens, saveSession, type StoredSession } from "@/lib/session/sessions";

@@ -1,6 +1,6 @@
 import "server-only";
 import { getLogger } from "@/lib/logging/logger";
-import { revokeRefreshTokens } from "@/lib/session/end-sessions";
+import { revokeRefreshTokens } from "@/lib/session/revoke-refresh-tokens";
 import type { SessionRecord } from "@/lib/session/session-record";
 import type { SessionEnvelope, UpdateOutcome } from "@/lib/session/session-store";
 

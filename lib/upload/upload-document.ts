@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api-client";
+import { ApiError, rateLimitWaitMs } from "@/lib/api-client";
 import type { ReportMilestone, ReportedTransfer, UploadMilestone } from "@/lib/documents/document-report";
 import type { CreateDocumentInput, CreateDocumentResult } from "@/lib/esign/schemas";
 import { createWorkerBlockHasher, type BlockHasher } from "@/lib/upload/block-hasher";
@@ -106,7 +106,8 @@ async function createWithinBudget(
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 429)) throw error;
       // No Retry-After is not expected from the app; a minute is the service's default wait too (lib/esign/http.ts).
-      const delayMs = (error.retryAfterSeconds ?? 60) * 1000;
+      // A Retry-After of 0 or a past date (a proxy's 429) still waits the floor: never a loop of creations.
+      const delayMs = rateLimitWaitMs(error.retryAfterSeconds ?? 60);
       if (delayMs > MAX_THROTTLE_WAIT_MS) throw error;
       onStage?.({ stage: "throttled", delayMs, by: error.code === "SERVICE_RATE_LIMITED" ? "service" : "app" });
       await waitOrCancel(delayMs, signal);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "@/lib/env";
-import { clientAddressOf, trustedProxyMatcher } from "@/lib/rate-limit/client-address";
+import { addressBudgetKey, clientAddressOf, trustedProxyMatcher } from "@/lib/rate-limit/client-address";
 import { parseRateLimitConfig } from "@/lib/rate-limit/rate-limit-config";
 
 const trusted = (list: string) => trustedProxyMatcher(parseRateLimitConfig({ RATE_LIMIT_TRUSTED_PROXIES: list }).config.trustedProxies);
@@ -28,6 +28,22 @@ describe("the client address for per-address budgets", () => {
     expect(clientAddressOf("127.0.0.1", "10.0.0.5, 10.0.0.6", proxies)).toBe("10.0.0.5");
     expect(clientAddressOf("127.0.0.1", undefined, proxies)).toBe("127.0.0.1");
     expect(clientAddressOf("127.0.0.1", "1.2.3.4, unknown", proxies)).toBe("127.0.0.1");
+  });
+});
+
+describe("the key of a per-address budget", () => {
+  it("is an IPv4 address itself, and an IPv6 address's /64 however the address is written", () => {
+    expect(addressBudgetKey("203.0.113.7")).toBe("203.0.113.7");
+    expect(addressBudgetKey("203.0.113.8")).toBe("203.0.113.8");
+    const key = "2001:db8:1:2::/64";
+    for (const address of ["2001:db8:1:2::1", "2001:db8:1:2:ffff:ffff:ffff:ffff", "2001:0DB8:0001:0002:0:0:0:9", "2001:db8:1:2:a:b:1.2.3.4", "2001:db8:1:2::7%eth0"]) {
+      expect(addressBudgetKey(address), address).toBe(key);
+    }
+    expect(addressBudgetKey("2001:db8:1:3::1")).toBe("2001:db8:1:3::/64");
+    expect(addressBudgetKey("::1")).toBe("0:0:0:0::/64");
+    expect(addressBudgetKey("2001:db8::")).toBe("2001:db8:0:0::/64");
+    expect(addressBudgetKey("fe80::1:2:3:4")).toBe("fe80:0:0:0::/64");
+    expect(addressBudgetKey("unknown")).toBe("unknown");
   });
 });
 

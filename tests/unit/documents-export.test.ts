@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ExportedDocument, ExportedEvent } from "@/lib/documents/document-records";
-import { EXPORT_CHUNK_CHARS, documentsExportCsv, documentsExportJson, exportByteStream, exportFileName } from "@/lib/documents/documents-export";
+import { documentsExportCsv, documentsExportJson, exportByteStream, exportFileName } from "@/lib/documents/documents-export";
+import { EXPORT_CHUNK_CHARS } from "@/lib/exports/export-text";
 
 const doc = (i: number, overrides: Partial<ExportedDocument> = {}): ExportedDocument => ({
   itemId: `item-${i}`,

@@ -36,12 +36,13 @@ describe("metrics", () => {
     expect(routeLabel("/api/auth/../../etc")).toBe("/api/auth/other");
     expect(routeLabel("/api/auth/backchannel-logout")).toBe("/api/auth/backchannel-logout");
     expect(routeLabel("/api/sessions")).toBe("/api/sessions");
-    expect(routeLabel("/api/sessions/3f1c9a7e-session-id")).toBe("/api/sessions/[id]");
+    expect(routeLabel("/api/sessions/3f1c9a7e-session-id")).toBe("/api/sessions/:id");
     expect(routeLabel("/api/sessions/a/b")).toBe("other");
     expect(routeLabel("/api/documents/0b9d3c0e-8f7a-4a51-9d3c-0e8f7a4a519d/events")).toBe("/api/documents/:itemId/events");
     expect(routeLabel("/api/documents/0b9d3c0e-8f7a-4a51-9d3c-0e8f7a4a519d")).toBe("/api/documents/:itemId");
     expect(routeLabel("/api/documents/export")).toBe("/api/documents/export");
     expect(routeLabel("/documents/0b9d3c0e-8f7a-4a51-9d3c-0e8f7a4a519d")).toBe("/documents/:itemId");
+    expect(routeLabel("/brand/mark.svg")).toBe("/brand");
     recordHttpRequest("GET", "/account", 200, 0.01);
     recordHttpRequest("BREW", "/secret-looking/alice@example.com", 404, 0.01);
     const { getMetricsRegistry } = await import("@/lib/metrics/registry");

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sql } from "drizzle-orm";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "@/lib/env";
@@ -55,6 +56,8 @@ describe("the operator routes", () => {
   let deleteSession: (id: string) => Promise<unknown>;
   const cookies: Record<"operator" | "user" | "unverified", string> = { operator: "", user: "", unverified: "" };
   let operatorSessionHandle = "";
+  let operatorKey = "";
+  let execute: (statement: string) => Promise<unknown>;
 
   const get = (route: { GET: (req: NextRequest, ctx: object) => Promise<Response> }, path: string, cookie?: string) =>
     route.GET(new NextRequest(`${ORIGIN}${path}`, { headers: cookie ? { cookie } : {} }), {});
@@ -71,7 +74,8 @@ describe("the operator routes", () => {
     accessExportRoute = await import("@/app/api/operator/access-log/export/route");
     const db = await import("@/lib/db/client");
     closeDatabase = db.closeDatabase;
-    await db.getDatabase();
+    const database = await db.getDatabase();
+    execute = (statement) => database.db.execute(sql.raw(statement));
     const { userRecords } = await import("@/lib/operators/user-records");
     const { userKeyFor } = await import("@/lib/auth/user-key");
     const { getConfig } = await import("@/lib/env");
@@ -87,7 +91,10 @@ describe("the operator routes", () => {
       const subject = `${who}-${randomUUID()}`;
       await userRecords.recordUserSignIn(userKeyFor(getConfig().issuer, subject), claims);
       cookies[who] = await signedInCookie(subject, ORIGIN);
-      if (who === "operator") operatorSessionHandle = (await sessions.sessionsOfSubject(subject))[0]!.id;
+      if (who === "operator") {
+        operatorSessionHandle = (await sessions.sessionsOfSubject(subject))[0]!.id;
+        operatorKey = userKeyFor(getConfig().issuer, subject);
+      }
     }
   });
 
@@ -143,6 +150,82 @@ describe("the operator routes", () => {
       ["export", "oscar@example.com", "2026-11-01..2026-11-02 UTC csv"],
       ["export_access_log", "oscar@example.com", "json"],
     ]);
+  });
+
+  it("answer 400 naming the field for a year past 9998 or before 1970, not a 500", async () => {
+    for (const [path, field] of [
+      ["/api/operator/export?format=csv&range=custom&from=9999-12-31&to=9999-12-31", "from"],
+      ["/api/operator/export?format=csv&range=custom&from=9998-12-31&to=9999-12-31", "to"],
+      ["/api/operator/export?format=json&range=custom&from=1969-12-31&to=1970-01-01", "from"],
+    ] as const) {
+      const res = await get(exportRoute, path, cookies.operator);
+      expect(res.status).toBe(400);
+      const body = await res.json();
+      expect(body.error).toMatchObject({ code: "VALIDATION_FAILED", fields: { [field]: [`${field} must be a day in the years 1970–9998`] } });
+    }
+  });
+
+  it("run the export in one of the operator's export slots, reading 100 rows a query through the export query gate on PGlite", async () => {
+    const { exportSlots } = await import("@/lib/documents/export-slots");
+    const { exportQueryGate } = await import("@/lib/documents/export-slots");
+    // 250 documents on a day of their own.
+    await execute(`insert into documents (user_key, item_id, file_id, subdocid, name, doctype, status, created_at, updated_at)
+      select 'bulk-owner', md5('bulk' || g)::uuid::text, md5('f' || g)::uuid::text, 0, 'Bulk ' || g, 'contract', 'created',
+             timestamptz '2026-10-01' + g * interval '1 second', timestamptz '2026-10-01'
+      from generate_series(1, 250) g`);
+    const gate = exportQueryGate("pglite");
+    const run = gate.run;
+    let queries = 0;
+    gate.run = (work) => {
+      queries += 1;
+      return run(work);
+    };
+    try {
+      const res = await get(exportRoute, "/api/operator/export?format=csv&range=custom&from=2026-10-01&to=2026-10-01", cookies.operator);
+      expect(res.status).toBe(200);
+      // The first batch is read before the answer; the slot is held until the last one.
+      expect(exportSlots.count(operatorKey).running).toBe(1);
+      const lines = (await res.text()).trimEnd().split("\r\n");
+      expect(lines).toHaveLength(251);
+      expect(queries).toBe(3);
+      expect(exportSlots.count(operatorKey).running).toBe(0);
+    } finally {
+      gate.run = run;
+    }
+    // With the operator's slots all taken, the next export waits its turn (a client that leaves gets nothing).
+    const held = [await exportSlots.acquire(operatorKey), await exportSlots.acquire(operatorKey)];
+    try {
+      const leaving = new AbortController();
+      const waiting = accessExportRoute.GET(new NextRequest(`${ORIGIN}/api/operator/access-log/export?format=json`, { headers: { cookie: cookies.operator }, signal: leaving.signal }), {});
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(exportSlots.count(operatorKey).waiting).toBe(1);
+      leaving.abort();
+      expect((await waiting).status).toBe(204);
+    } finally {
+      for (const release of held) if (typeof release === "function") release();
+    }
+  });
+
+  it("answer 503 with no data, and give the slot back, when the access log's insert fails with 'disk full'", async () => {
+    const { exportSlots } = await import("@/lib/documents/export-slots");
+    await execute(`create function fail_access_log() returns trigger language plpgsql as $$ begin raise exception 'could not extend file' using errcode = '53100'; end $$`);
+    await execute(`create trigger fail_access_log before insert on operator_access_log for each row execute function fail_access_log()`);
+    try {
+      for (const [route, path] of [
+        [exportRoute, "/api/operator/export?format=json&range=custom&from=2026-10-01&to=2026-10-01"],
+        [accessExportRoute, "/api/operator/access-log/export?format=csv"],
+      ] as const) {
+        const res = await get(route, path, cookies.operator);
+        expect(res.status, path).toBe(503);
+        const text = await res.text();
+        expect(JSON.parse(text).error.code).toBe("DATABASE_UNAVAILABLE");
+        expect(text).not.toMatch(/@example\.com|Bulk /);
+        expect(exportSlots.count(operatorKey)).toEqual({ running: 0, waiting: 0 });
+      }
+    } finally {
+      await execute(`drop trigger fail_access_log on operator_access_log`);
+      await execute(`drop function fail_access_log()`);
+    }
   });
 
   it("know a user found to be an operator for a day while the database does not answer, and nobody else", async () => {

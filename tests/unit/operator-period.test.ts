@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { resolvePeriod, startOfDay } from "@/app/operator/_lib/period";
+import { resolvePeriod } from "@/app/operator/_lib/period";
+import { addDays, dayIn, daysOfPeriod, startOfDay } from "@/lib/calendar-days";
 import { readStuckParams, stuckCursorParam } from "@/app/operator/_lib/stuck-params";
 
 const NOW = new Date("2026-11-27T16:30:00Z");
@@ -25,6 +26,38 @@ describe("the operator overview's period", () => {
     const custom = resolvePeriod({ range: "custom", from: "2025-11-01", to: "2025-11-02" }, "America/New_York", NOW);
     // The 2nd has 25 hours.
     expect(custom.ok && custom.period.to.getTime() - custom.period.from.getTime()).toBe(49 * 3_600_000);
+  });
+
+  it("starts a day at its first instant where daylight saving skips midnight, and at the earlier of two midnights", () => {
+    // Santiago: 2026-09-06 00:00 (UTC−4) is skipped to 01:00 (UTC−3); the 7th begins at 00:00 UTC−3.
+    expect(startOfDay("2026-09-06", "America/Santiago").toISOString()).toBe("2026-09-06T04:00:00.000Z");
+    expect(startOfDay("2026-09-07", "America/Santiago").toISOString()).toBe("2026-09-07T03:00:00.000Z");
+    // Havana: 2026-03-08 00:00 (UTC−5) is skipped to 01:00 (UTC−4).
+    expect(startOfDay("2026-03-08", "America/Havana").toISOString()).toBe("2026-03-08T05:00:00.000Z");
+    // Havana sets its clock back from 01:00 to 00:00 on 2026-11-01: midnight twice, the day starts at the first.
+    expect(startOfDay("2026-11-01", "America/Havana").toISOString()).toBe("2026-11-01T04:00:00.000Z");
+    for (const [zone, day] of [
+      ["America/Santiago", "2026-09-06"],
+      ["America/Havana", "2026-03-08"],
+    ] as const) {
+      const single = resolvePeriod({ range: "custom", from: day, to: day }, zone, NOW);
+      expect(single.ok && daysOfPeriod(single.period.from, single.period.to, zone)).toEqual([day]);
+      // The instant before the day's start is still the day before.
+      expect(single.ok && dayIn(single.period.from.getTime() - 1, zone)).toBe(addDays(day, -1));
+    }
+    const santiago = resolvePeriod({ range: "custom", from: "2026-09-06", to: "2026-09-06" }, "America/Santiago", NOW);
+    // The day has 23 hours.
+    expect(santiago.ok && [santiago.period.from.toISOString(), santiago.period.to.toISOString()]).toEqual(["2026-09-06T04:00:00.000Z", "2026-09-07T03:00:00.000Z"]);
+  });
+
+  it("answers a year outside 1970–9998 with the field named, never a thrown RangeError", () => {
+    expect(resolvePeriod({ range: "custom", from: "9999-12-30", to: "9999-12-31" }, "UTC", NOW)).toMatchObject({ ok: false, error: { field: "from", problem: "year" } });
+    expect(resolvePeriod({ range: "custom", from: "9998-12-31", to: "9999-12-31" }, "America/Santiago", NOW)).toMatchObject({ ok: false, error: { field: "to", problem: "year" } });
+    expect(resolvePeriod({ range: "custom", from: "1969-12-31", to: "1970-01-01" }, "UTC", NOW)).toMatchObject({ ok: false, error: { field: "from", problem: "year" } });
+    const last = resolvePeriod({ range: "custom", from: "9998-12-31", to: "9998-12-31" }, "Asia/Tokyo", NOW);
+    expect(last.ok && last.period.to.toISOString()).toBe("9998-12-31T15:00:00.000Z");
+    const first = resolvePeriod({ range: "custom", from: "1970-01-01", to: "1970-01-01" }, "UTC", NOW);
+    expect(first.ok && first.period.from.getTime()).toBe(0);
   });
 
   it("names the field of a bad custom period and keeps what was typed", () => {

@@ -5,8 +5,10 @@ import { queryRows, type OpenDatabase } from "@/lib/db/client";
 import type { DocumentEventInput } from "@/lib/documents/document-record-input";
 import { documentRecordsFor, type DocumentRecords } from "@/lib/documents/document-records";
 import { accessLogExportChunks, operatorExportChunks } from "@/lib/operators/operator-export";
-import { operatorRecordsFor, SEARCH_WINDOW, type OperatorRecords } from "@/lib/operators/operator-records";
+import { operatorRecordsFor, type OperatorRecords } from "@/lib/operators/operator-records";
+import { SEARCH_WINDOW } from "@/lib/operators/records/search-operator";
 import { userRecordsFor, type UserRecords } from "@/lib/operators/user-records";
+import { resolvePeriod } from "@/app/operator/_lib/period";
 import { databaseBackends } from "../support/database-backends";
 import { workerPort } from "../support/worker-port";
 
@@ -317,6 +319,31 @@ describe.each(backends)("operator records on %s", (_name, open) => {
     const logCsv = (await collect(accessLogExportChunks("csv", { records: operator }))).join("");
     expect(logCsv.startsWith("\uFEFFid,at,operator_email,")).toBe(true);
     expect(logCsv.trimEnd().split("\r\n")).toHaveLength(log.entries.length + 1);
+  });
+
+  it("shows a one-day period as that one day where daylight saving skips midnight, totals equal to its days, and exports only its documents", async () => {
+    // Santiago skips 2026-09-06 00:00 (UTC−4 to UTC−3), Havana 2026-03-08 00:00 (UTC−5 to UTC−4).
+    const cases = [
+      { zone: "America/Santiago", day: "2026-09-06", before: ["2026-09-06T03:30:00Z", "2026-09-06T03:59:00Z"], within: ["2026-09-06T04:00:00Z", "2026-09-06T12:00:00Z", "2026-09-07T02:59:00Z"], after: ["2026-09-07T03:00:00Z"] },
+      { zone: "America/Havana", day: "2026-03-08", before: ["2026-03-08T04:30:00Z"], within: ["2026-03-08T05:00:00Z", "2026-03-09T03:59:00Z"], after: ["2026-03-09T04:00:00Z"] },
+    ];
+    for (const { zone, day, before, within, after } of cases) {
+      const owner = `dst-${randomUUID().slice(0, 8)}`;
+      const inDay: string[] = [];
+      for (const at of [...before, ...within, ...after]) {
+        const itemId = randomUUID();
+        if (within.includes(at)) inDay.push(itemId);
+        await documents.recordEvents(owner, itemId, [created(new Date(at), `DST ${at}`)], ctx);
+      }
+      const resolved = resolvePeriod({ range: "custom", from: day, to: day }, zone, new Date("2026-11-27T00:00:00Z"));
+      if (!resolved.ok) throw new Error(`${zone} ${day} did not resolve`);
+      const overview = await operator.getOperatorOverview(resolved.period);
+      expect(overview.days, zone).toEqual([{ day, created: within.length, uploaded: 0, failed: 0 }]);
+      expect(overview.created, zone).toBe(overview.days.reduce((sum, d) => sum + d.created, 0));
+      const exported: string[] = [];
+      for await (const batch of operator.exportPeriodBatches(resolved.period, 2)) exported.push(...batch.filter((d) => d.userKey === owner).map((d) => d.itemId));
+      expect(exported, zone).toEqual(inDay);
+    }
   });
 
   it("removes users not seen since the cutoff only once they have no documents left", async () => {

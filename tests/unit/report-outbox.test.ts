@@ -1,10 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ApiError, retryAfterSeconds } from "@/lib/api-client";
+import { ApiError, MIN_RATE_LIMIT_WAIT_MS, retryAfterSeconds } from "@/lib/api-client";
 import { REPORTS_BODY_MAX_BYTES, type DocumentReport } from "@/lib/documents/document-report";
 import { outcomeOf, postReports } from "@/lib/documents/report-delivery";
 import {
   OUTBOX_MAX_AGE_MS,
-  OUTBOX_MIN_RATE_LIMIT_WAIT_MS,
   OUTBOX_PARALLEL_DOCUMENTS,
   OUTBOX_REQUEST_TIMEOUT_MS,
   OUTBOX_RETRY_DELAYS_MS,
@@ -269,7 +268,7 @@ describe("ReportOutbox", () => {
     expect(dropped).toEqual([]);
   });
 
-  it(`waits at least ${OUTBOX_MIN_RATE_LIMIT_WAIT_MS} ms after a 429 whose Retry-After is 0, and a 429 is no failure: the next failure waits the first delay`, async () => {
+  it(`waits at least ${MIN_RATE_LIMIT_WAIT_MS} ms after a 429 whose Retry-After is 0, and a 429 is no failure: the next failure waits the first delay`, async () => {
     vi.useFakeTimers();
     const outcomes: SendOutcome[] = [{ retryAfterMs: 0 }, "retry", "delivered"];
     const calls: number[] = [];
@@ -279,12 +278,12 @@ describe("ReportOutbox", () => {
     });
     const started = Date.now();
     outbox.report("item-1", { type: "upload_started", mode: "single", bytes: 1 });
-    await vi.advanceTimersByTimeAsync(OUTBOX_MIN_RATE_LIMIT_WAIT_MS - 1);
+    await vi.advanceTimersByTimeAsync(MIN_RATE_LIMIT_WAIT_MS - 1);
     expect(calls).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
     expect(calls).toHaveLength(2);
     await vi.advanceTimersByTimeAsync(OUTBOX_RETRY_DELAYS_MS[0]);
-    expect(calls.map((at) => at - started)).toEqual([0, OUTBOX_MIN_RATE_LIMIT_WAIT_MS, OUTBOX_MIN_RATE_LIMIT_WAIT_MS + OUTBOX_RETRY_DELAYS_MS[0]]);
+    expect(calls.map((at) => at - started)).toEqual([0, MIN_RATE_LIMIT_WAIT_MS, MIN_RATE_LIMIT_WAIT_MS + OUTBOX_RETRY_DELAYS_MS[0]]);
     expect(await outbox.waiting()).toEqual([]);
   });
 

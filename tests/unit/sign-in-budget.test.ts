@@ -40,6 +40,26 @@ describe("the sign-in start", () => {
     await expect(startSignIn("/account")).rejects.toThrow(toService);
   });
 
+  it("counts every address of one IPv6 /64 as one client, and each IPv4 address as its own", async () => {
+    const toService = "redirect to http://auth.example/connect/authorize?state=abc";
+    const spent = "redirect to /auth/error?error=TooManySignIns";
+    clientAddress = "2001:db8:47:5::1";
+    await expect(startSignIn("/account")).rejects.toThrow(toService);
+    clientAddress = "2001:db8:47:5:9a3f:11:22:33";
+    await expect(startSignIn("/account")).rejects.toThrow(toService);
+    // A third address of the same /64: the budget (2) is spent.
+    clientAddress = "2001:0db8:0047:0005::ffff";
+    await expect(startSignIn("/account")).rejects.toThrow(spent);
+    // The next /64 is another client.
+    clientAddress = "2001:db8:47:6::1";
+    await expect(startSignIn("/account")).rejects.toThrow(toService);
+    // Neighbouring IPv4 addresses are not grouped.
+    for (const address of ["192.0.2.10", "192.0.2.11", "192.0.2.12"]) {
+      clientAddress = address;
+      await expect(startSignIn("/account")).rejects.toThrow(toService);
+    }
+  });
+
   it("spends the same budget when a sign-in is started at Auth.js's own POST route, and only there", async () => {
     const post = (path: string) =>
       authRoute.POST(new NextRequest(`http://localhost:3000${path}`, { method: "POST", headers: { "x-esign-client-address": "192.0.2.77" } }));

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { CreateDocumentResult } from "@/lib/esign/schemas";
 import type { UploadMilestone } from "@/lib/documents/document-report";
-import { ApiError } from "@/lib/api-client";
+import { ApiError, MIN_RATE_LIMIT_WAIT_MS, retryAfterSeconds } from "@/lib/api-client";
 import { MAX_THROTTLE_WAIT_MS, UPLOAD_PAUSED, uploadDocument, type UploadStage } from "@/lib/upload/upload-document";
 import { UploadQueue } from "@/lib/upload/upload-queue";
 import { UploadError } from "@/lib/upload/upload-error";
@@ -290,6 +290,25 @@ describe("uploadDocument under a rate limit", () => {
     await expect(outcome).resolves.toMatchObject({ size: 5 });
     expect(stages).toContainEqual({ stage: "throttled", delayMs: 30_000, by: "service" });
   });
+
+  for (const [what, seconds] of [["a Retry-After of 0", 0], ["a Retry-After date already past (read as 0)", retryAfterSeconds(new Date(Date.now() - 60_000).toUTCString())!]] as const) {
+    it(`waits at least ${MIN_RATE_LIMIT_WAIT_MS} ms after a 429 with ${what}, as every wait on a 429 does: never a loop of creations`, async () => {
+      vi.useFakeTimers();
+      const succeed = createDocument();
+      let calls = 0;
+      const create = vi.fn(async () => (++calls <= 3 ? Promise.reject(tooMany("RATE_LIMITED", seconds)) : succeed()));
+      const stages: UploadStage[] = [];
+      const outcome = run(create, stages);
+      await vi.advanceTimersByTimeAsync(MIN_RATE_LIMIT_WAIT_MS - 1);
+      expect(create).toHaveBeenCalledTimes(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(create).toHaveBeenCalledTimes(2);
+      await vi.advanceTimersByTimeAsync(2 * MIN_RATE_LIMIT_WAIT_MS);
+      await expect(outcome).resolves.toMatchObject({ size: 5 });
+      expect(create).toHaveBeenCalledTimes(4);
+      expect(stages.filter((s) => s.stage === "throttled").map((s) => s.stage === "throttled" && s.delayMs)).toEqual([1000, 1000, 1000]);
+    });
+  }
 
   it("ends with the 429 when its wait is longer than a page should wait", async () => {
     const refusal = tooMany("SERVICE_RATE_LIMITED", MAX_THROTTLE_WAIT_MS / 1000 + 1);

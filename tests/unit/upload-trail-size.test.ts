@@ -93,7 +93,7 @@ afterEach(() => {
 });
 
 describe("the audit trail of a 2 GiB block upload", () => {
-  it("records created, started, one 'resumed' per resume and uploaded: 24 events with 20 pauses, and 2 more per dropped connection", async () => {
+  it("records created, started, one 'resumed' per resume and uploaded: 23 events with 20 pauses, and 2 more per dropped connection", async () => {
     const reports: UploadMilestone["type"][] = [];
     const queue = new UploadQueue(
       (file, input, onStage, signal, resume) =>

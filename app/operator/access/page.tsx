@@ -3,9 +3,8 @@ import { Link } from "@/components/ui/link";
 import { getTranslations } from "next-intl/server";
 import { useTranslations } from "next-intl";
 import { requireOperator } from "@/lib/operators/operator-access";
-import { listOperatorAccess, recordOperatorAccess } from "@/lib/operators/operator-records";
+import { viewAsOperator } from "@/lib/operators/operator-view";
 import type { OperatorAccessEntry } from "@/lib/operators/types";
-import { isDatabaseUnavailable } from "@/lib/db/database-errors";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { CodeValue } from "@/components/ui/code-value";
@@ -31,12 +30,8 @@ export default async function OperatorAccessPage({ searchParams }: Props) {
   const [query, t] = await Promise.all([searchParams, getTranslations("operator.access")]);
   const rawBefore = Array.isArray(query.before) ? query.before[0] : query.before;
   const before = rawBefore && /^\d{1,15}$/.test(rawBefore) ? Number(rawBefore) : undefined;
-  let page: Awaited<ReturnType<typeof listOperatorAccess>>;
-  try {
-    await recordOperatorAccess(operator, { action: "view_access_log" });
-    page = await listOperatorAccess({ before, limit: OPERATOR_PAGE_SIZE });
-  } catch (error) {
-    if (!isDatabaseUnavailable(error)) throw error;
+  const view = await viewAsOperator(operator, { action: "view_access_log" }, (records) => records.listOperatorAccess({ before, limit: OPERATOR_PAGE_SIZE }));
+  if (view.unavailable) {
     return (
       <>
         <OperatorPageHeading current="access" title={t("title")} intro={t("intro")} />
@@ -44,6 +39,7 @@ export default async function OperatorAccessPage({ searchParams }: Props) {
       </>
     );
   }
+  const page = view.data;
   return (
     <>
       <OperatorPageHeading current="access" title={t("title")} intro={t("intro")} />

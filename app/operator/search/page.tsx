@@ -3,9 +3,8 @@ import { Link } from "@/components/ui/link";
 import { getTranslations } from "next-intl/server";
 import { useTranslations } from "next-intl";
 import { requireOperator } from "@/lib/operators/operator-access";
-import { recordOperatorAccess, searchOperator } from "@/lib/operators/operator-records";
+import { viewAsOperator } from "@/lib/operators/operator-view";
 import type { OperatorSearchResult } from "@/lib/operators/types";
-import { isDatabaseUnavailable } from "@/lib/db/database-errors";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
@@ -36,17 +35,8 @@ export default async function OperatorSearchPage({ searchParams }: Props) {
   const raw = query.q;
   const q = ((Array.isArray(raw) ? raw[0] : raw) ?? "").normalize("NFC").trim();
   const tooLong = q.length > MAX_QUERY_LENGTH;
-  let result: OperatorSearchResult | null = null;
-  let unavailable = false;
-  if (q && !tooLong) {
-    try {
-      result = await searchOperator(q);
-      await recordOperatorAccess(operator, { action: "search", detail: q });
-    } catch (error) {
-      if (!isDatabaseUnavailable(error)) throw error;
-      unavailable = true;
-    }
-  }
+  const view = q && !tooLong ? await viewAsOperator(operator, { action: "search", detail: q }, (records) => records.searchOperator(q)) : null;
+  const result: OperatorSearchResult | null = view && !view.unavailable ? view.data : null;
   return (
     <>
       <OperatorPageHeading current="search" title={t("title")} intro={t("intro")} />
@@ -71,7 +61,7 @@ export default async function OperatorSearchPage({ searchParams }: Props) {
           {t("tooLong", { max: MAX_QUERY_LENGTH })}
         </Alert>
       ) : null}
-      {unavailable ? <DatabaseUnavailable /> : null}
+      {view?.unavailable ? <DatabaseUnavailable /> : null}
       {result ? <Results result={result} /> : !q ? <p className="text-sm text-slate-600">{t("hint")}</p> : null}
     </>
   );

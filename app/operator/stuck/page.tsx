@@ -3,10 +3,9 @@ import { Link } from "@/components/ui/link";
 import { getLocale, getTranslations } from "next-intl/server";
 import { useTranslations } from "next-intl";
 import { requireOperator } from "@/lib/operators/operator-access";
-import { listStuckDocuments, recordOperatorAccess } from "@/lib/operators/operator-records";
+import { viewAsOperator } from "@/lib/operators/operator-view";
 import type { StuckDocument, StuckPage } from "@/lib/operators/types";
 import { getConfig } from "@/lib/env";
-import { isDatabaseUnavailable } from "@/lib/db/database-errors";
 import { Alert } from "@/components/ui/alert";
 import { Button, buttonClasses } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -39,23 +38,19 @@ export default async function OperatorStuckPage({ searchParams }: Props) {
   const signedIn = await requireOperator();
   const [query, t, operator] = await Promise.all([searchParams, getTranslations("operator.stuck"), getTranslations("operator")]);
   const { params, errors } = readStuckParams(query, getConfig().usesSandbox);
-  let stuck: StuckPage | null = null;
-  let unavailable = false;
-  if (errors.length === 0) {
-    try {
-      stuck = await listStuckDocuments({
-        now: params.now ?? new Date(),
-        neverUploadedAfterMs: params.createdMinutes * 60_000,
-        silentUploadAfterMs: params.silentMinutes * 60_000,
-        limit: OPERATOR_PAGE_SIZE,
-        after: params.after ?? undefined,
-      });
-      await recordOperatorAccess(signedIn, { action: "view_stuck" });
-    } catch (error) {
-      if (!isDatabaseUnavailable(error)) throw error;
-      unavailable = true;
-    }
-  }
+  const view =
+    errors.length === 0
+      ? await viewAsOperator(signedIn, { action: "view_stuck" }, (records) =>
+          records.listStuckDocuments({
+            now: params.now ?? new Date(),
+            neverUploadedAfterMs: params.createdMinutes * 60_000,
+            silentUploadAfterMs: params.silentMinutes * 60_000,
+            limit: OPERATOR_PAGE_SIZE,
+            after: params.after ?? undefined,
+          }),
+        )
+      : null;
+  const stuck: StuckPage | null = view && !view.unavailable ? view.data : null;
   return (
     <>
       <OperatorPageHeading current="stuck" title={t("title")} intro={t("intro")} />
@@ -69,7 +64,7 @@ export default async function OperatorStuckPage({ searchParams }: Props) {
           </ul>
         </Alert>
       ) : null}
-      {unavailable ? <DatabaseUnavailable /> : null}
+      {view?.unavailable ? <DatabaseUnavailable /> : null}
       {stuck ? (
         <Card aria-labelledby="stuck-title">
           <CardHeader>

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DOCUMENT_EVENT_TYPES } from "@/lib/documents/document-event-types";
 import { UNLIMITED_BUDGETS } from "../../../scripts/lib/unlimited-budgets";
 import { callRoute, type AppResponse, type RouteHandler } from "./app-route";
 import { contentTypeArb, extraFieldsArb, malformJson, nameArb, nonStringJsonArb } from "./arbitraries";
@@ -56,7 +57,8 @@ const numberArb: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom("0", "-12", "99999999999", "1e3", " 7 "),
   nonStringJsonArb,
 );
-const typeArb = fc.constantFrom("created", "upload_started", "resumed", "uploaded", "failed", "abandoned", "replaced", "removed", "imported", "bogus");
+/** Every event type, the server's own ones too (the route must refuse those), and one that is none. */
+const typeArb = fc.constantFrom(...DOCUMENT_EVENT_TYPES, "bogus");
 
 /** One event: each field often valid, sometimes anything; fields sometimes missing, sometimes extra. */
 const eventArb: fc.Arbitrary<Record<string, unknown>> = fc

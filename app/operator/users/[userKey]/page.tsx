@@ -3,9 +3,7 @@ import { Link } from "@/components/ui/link";
 import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { requireOperator } from "@/lib/operators/operator-access";
-import { getOperatorUser, recordOperatorAccess } from "@/lib/operators/operator-records";
-import type { OperatorUserPage } from "@/lib/operators/types";
-import { isDatabaseUnavailable } from "@/lib/db/database-errors";
+import { viewAsOperator } from "@/lib/operators/operator-view";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { CodeValue } from "@/components/ui/code-value";
@@ -41,11 +39,8 @@ export default async function OperatorUserPageView({ params, searchParams }: Pro
   if (!USER_KEY.test(userKey)) notFound();
   const rawCursor = Array.isArray(query.cursor) ? query.cursor[0] : query.cursor;
   const cursor = rawCursor && CURSOR.test(rawCursor) ? rawCursor : undefined;
-  let page: OperatorUserPage | null;
-  try {
-    page = await getOperatorUser(userKey, { cursor, limit: OPERATOR_PAGE_SIZE });
-  } catch (error) {
-    if (!isDatabaseUnavailable(error)) throw error;
+  const view = await viewAsOperator(operator, { action: "view_user", subjectUserKey: userKey }, (records) => records.getOperatorUser(userKey, { cursor, limit: OPERATOR_PAGE_SIZE }));
+  if (view.unavailable) {
     return (
       <>
         <OperatorPageHeading title={t("title")} />
@@ -53,8 +48,8 @@ export default async function OperatorUserPageView({ params, searchParams }: Pro
       </>
     );
   }
+  const page = view.data;
   if (!page) notFound();
-  await recordOperatorAccess(operator, { action: "view_user", subjectUserKey: userKey });
   const { user } = page;
   return (
     <>

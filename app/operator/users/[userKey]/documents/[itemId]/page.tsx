@@ -3,10 +3,9 @@ import { Link } from "@/components/ui/link";
 import { notFound } from "next/navigation";
 import { getLocale, getTranslations } from "next-intl/server";
 import { requireOperator } from "@/lib/operators/operator-access";
-import { getOperatorDocument, recordOperatorAccess } from "@/lib/operators/operator-records";
+import { viewAsOperator } from "@/lib/operators/operator-view";
 import type { OperatorDocumentPage } from "@/lib/operators/types";
 import { documentIdSchema } from "@/lib/documents/document-record-input";
-import { isDatabaseUnavailable } from "@/lib/db/database-errors";
 import { formatBytes } from "@/lib/upload/format";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { FactList, type Fact } from "@/components/ui/fact-list";
@@ -35,11 +34,8 @@ export default async function OperatorDocumentView({ params }: Props) {
   const operator = await requireOperator();
   const [{ userKey, itemId }, t] = await Promise.all([params, getTranslations("operator.document")]);
   if (!USER_KEY.test(userKey) || !documentIdSchema.safeParse(itemId).success) notFound();
-  let found: OperatorDocumentPage | null;
-  try {
-    found = await getOperatorDocument(userKey, itemId);
-  } catch (error) {
-    if (!isDatabaseUnavailable(error)) throw error;
+  const view = await viewAsOperator(operator, { action: "view_document", subjectUserKey: userKey, itemId }, (records) => records.getOperatorDocument(userKey, itemId));
+  if (view.unavailable) {
     return (
       <>
         <OperatorPageHeading title={t("metaTitle")} />
@@ -47,8 +43,8 @@ export default async function OperatorDocumentView({ params }: Props) {
       </>
     );
   }
+  const found = view.data;
   if (!found) notFound();
-  await recordOperatorAccess(operator, { action: "view_document", subjectUserKey: userKey, itemId });
   const { document, events, user } = found;
   const documents = await getTranslations("documents");
   return (
