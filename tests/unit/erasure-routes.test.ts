@@ -271,7 +271,9 @@ describe("POST /api/operator/users/{userKey}/erasure", () => {
     // The user's session stays (sessions are found by subject, not key), but the erased document never comes back.
     expect((await report(second, randomUUID(), [created()])).status).toBe(410);
 
-    const csv = await (await accessExportRoute.GET(new NextRequest(`${ORIGIN}/api/operator/access-log/export?format=csv`, { headers: { cookie: operatorCookie } }), {})).text();
+    const exported = await accessExportRoute.GET(new NextRequest(`${ORIGIN}/api/operator/access-log/export?format=csv`, { headers: { cookie: operatorCookie } }), {});
+    expect(exported.status).toBe(200);
+    const csv = await exported.text();
     const line = csv.split("\r\n").find((l) => l.includes(",erase_user,"));
     // The subject's email column is empty: the user record is gone, and the line never held it.
     expect(line).toContain(`,oscar@example.com,${operatorKey},erase_user,${userKey},,,"Letter of 28 Nov, ticket 4411"`);
