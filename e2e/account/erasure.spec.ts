@@ -22,11 +22,11 @@ import { stageFile, writeRandomFile } from "../documents/support";
  * with a reason, which the access log and its CSV show.
  */
 const PORTS = {
-  postgres: envPort("ERASURE_E2E_DB_PORT", 4840),
-  auth: envPort("ERASURE_E2E_AUTH_PORT", 4841),
-  api: envPort("ERASURE_E2E_API_PORT", 4842),
-  blob: envPort("ERASURE_E2E_BLOB_PORT", 4843),
-  app: envPort("ERASURE_E2E_APP_PORT", 4844),
+  postgres: envPort("ERASURE_E2E_DB_PORT", 4850),
+  auth: envPort("ERASURE_E2E_AUTH_PORT", 4851),
+  api: envPort("ERASURE_E2E_API_PORT", 4852),
+  blob: envPort("ERASURE_E2E_BLOB_PORT", 4853),
+  app: envPort("ERASURE_E2E_APP_PORT", 4854),
 };
 const AUTH_SECRET = "erasure-e2e-only-auth-secret-0123456789abcdef012";
 const SERVER_ACTIONS_KEY = Buffer.alloc(32, 5).toString("base64");
