@@ -19,6 +19,8 @@ export type ErrorCode =
   | "DATABASE_UNAVAILABLE"
   | "DOCUMENT_NOT_FOUND"
   | "EVENT_LIMIT_REACHED"
+  /** A write about records the user (or an operator) erased, arriving after the erasure (lib/erasure). */
+  | "RECORDS_ERASED"
   | "RATE_LIMITED"
   | "SERVICE_RATE_LIMITED"
   /** An operator route asked by anyone who is not an operator (lib/operators/operator-access.ts): as if it did not exist. */
@@ -95,6 +97,14 @@ export function databaseUnavailableError(cause?: unknown, userMessage = DOCUMENT
 /** No document of the signed-in user has that id: never recorded, removed from the list, or someone else's. */
 export function documentNotFoundError(): AppError {
   return new AppError("DOCUMENT_NOT_FOUND", 404, "That document is not in your list.");
+}
+
+/**
+ * A creation or report for a document made before the user's records were erased (lib/erasure/erasure-lock.ts). Gone
+ * for good: the browser's outbox drops it (a 4xx), and an upload whose creation it was ends with this sentence.
+ */
+export function recordsErasedError(): AppError {
+  return new AppError("RECORDS_ERASED", 410, "Your records at this app were erased while this upload was under way, so it is not recorded here.");
 }
 
 /**

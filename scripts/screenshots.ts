@@ -49,8 +49,19 @@ const PICTURES: Record<string, string> = {
   "ja-operator-search-mobile.png": "ja-operator-search-mobile.png",
   "ja-operator-user.png": "ja-operator-user-desktop.png",
   "ja-operator-user-mobile.png": "ja-operator-user-mobile.png",
+  // Erasure, English and Japanese (e2e/account/erasure.spec.ts).
+  "erasure-dialog.png": "erasure-dialog-desktop.png",
+  "erasure-dialog-mobile.png": "erasure-dialog-mobile.png",
+  "erasure-done.png": "erasure-done-desktop.png",
+  "erasure-done-mobile.png": "erasure-done-mobile.png",
+  "ja-erasure-dialog.png": "ja-erasure-dialog-desktop.png",
+  "ja-erasure-dialog-mobile.png": "ja-erasure-dialog-mobile.png",
+  "ja-erasure-done.png": "ja-erasure-done-desktop.png",
+  "ja-erasure-done-mobile.png": "ja-erasure-done-mobile.png",
+  "operator-erase-user.png": "operator-erase-user.png",
+  "operator-erase-access-log.png": "operator-erase-access-log.png",
 };
-const SPECS = ["e2e/visual/pages.spec.ts", "e2e/documents/layout.spec.ts", "e2e/deploy/brand.spec.ts", "e2e/i18n/japanese.spec.ts", "e2e/operators/pages.spec.ts"];
+const SPECS = ["e2e/visual/pages.spec.ts", "e2e/documents/layout.spec.ts", "e2e/deploy/brand.spec.ts", "e2e/i18n/japanese.spec.ts", "e2e/operators/pages.spec.ts", "e2e/account/erasure.spec.ts"];
 
 const started = Date.now();
 // One worker per spec file: each has its own sandbox and apps (e2e/ports.ts).

@@ -7,13 +7,31 @@ import { AccountView } from "@/app/account/_components/account-view";
 import { TokenPanel } from "@/app/account/_components/token-panel";
 import { RecordView } from "@/app/account/_components/record-view";
 import { SessionsPanel, type RenderedSessionTimes } from "@/app/account/_components/sessions-panel";
+import { EraseRecordsPanel } from "@/app/account/_components/erase-records-panel";
+import { erasureRecords } from "@/lib/erasure/user-erasure";
+
+/** How long the page waits for the count of the user's documents: a slow database must not hold the account page. */
+const DOCUMENT_COUNT_WAIT_MS = 1_000;
+
+/** The user's document count, or null when the database fails or takes longer than `waitMs`. */
+function documentCountWithin(userKey: string, waitMs: number): Promise<number | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), waitMs);
+  });
+  const counted = erasureRecords.countUserRecords(userKey).then(
+    (counts) => counts.documents,
+    () => null,
+  );
+  return Promise.race([counted, late]).finally(() => clearTimeout(timer));
+}
 import { LocalTime } from "@/components/local-time";
 import { fetchAccountForPage } from "@/lib/ssr/account-for-page";
 import { fetchSessionsForPage } from "@/lib/ssr/sessions-for-page";
 import { clientMessages } from "@/lib/i18n/client-messages";
 
-/** What the account page's client components read: the account card, the session list, the token countdown. */
-const CLIENT_NAMESPACES = ["common", "errors", "account", "record", "sessions", "token"] as const;
+/** What the account page's client components read: the account card, the session list, the token countdown, "Delete my records". */
+const CLIENT_NAMESPACES = ["common", "errors", "account", "record", "sessions", "token", "erasure"] as const;
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("account");
@@ -25,7 +43,13 @@ export default async function AccountPage() {
   if (!session) {
     return <SignInPrompt title={t("signInTitle")} body={t("signInBody")} callbackUrl="/account" />;
   }
-  const [account, sessions, messages] = await Promise.all([fetchAccountForPage(), fetchSessionsForPage(), clientMessages(CLIENT_NAMESPACES)]);
+  const [account, sessions, messages, documentCount] = await Promise.all([
+    fetchAccountForPage(),
+    fetchSessionsForPage(),
+    clientMessages(CLIENT_NAMESPACES),
+    // For "N documents" in the erasure's confirmation; without the database the confirmation says it without a number.
+    session.userKey ? documentCountWithin(session.userKey, DOCUMENT_COUNT_WAIT_MS) : null,
+  ]);
   // Times and the record's dates are formatted here, on the server: the browser's hydration builds no Intl formatter.
   const sessionTimes: RenderedSessionTimes | undefined = sessions
     ? Object.fromEntries(
@@ -45,6 +69,7 @@ export default async function AccountPage() {
         <TokenPanel tokenInfo={session.tokenInfo} />
       </div>
       <SessionsPanel initial={sessions} renderedTimes={sessionTimes} />
+      {session.userKey ? <EraseRecordsPanel userKey={session.userKey} documentCount={documentCount} /> : null}
     </div>
     </NextIntlClientProvider>
   );

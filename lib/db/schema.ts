@@ -124,7 +124,7 @@ export const users = pgTable(
   (t) => [index("users_last_seen_idx").on(t.lastSeenAt)],
 );
 
-export const OPERATOR_ACCESS_ACTIONS = ["view_overview", "view_stuck", "search", "view_user", "view_document", "export", "view_access_log", "export_access_log"] as const;
+export const OPERATOR_ACCESS_ACTIONS = ["view_overview", "view_stuck", "search", "view_user", "view_document", "export", "view_access_log", "export_access_log", "erase_user"] as const;
 export type OperatorAccessAction = (typeof OPERATOR_ACCESS_ACTIONS)[number];
 
 /**
@@ -148,4 +148,18 @@ export const operatorAccessLog = pgTable(
   (t) => [check("operator_access_log_action_check", sql`${t.action} in (${inList(OPERATOR_ACCESS_ACTIONS)})`)],
 );
 
-export const schema = { documents, documentEvents, users, operatorAccessLog };
+/**
+ * Whose records were erased on request, and when (lib/erasure): the user's key and the time, nothing else. Kept after
+ * the records are gone, so a restore of an older backup can erase them again (reapplyErasures) and a late report of
+ * a document created before the erasure is refused (lib/erasure/erasure-guard.ts).
+ */
+export const erasureLedger = pgTable(
+  "erasure_ledger",
+  {
+    userKey: text("user_key").notNull(),
+    erasedAt: timestamptz("erased_at").notNull(),
+  },
+  (t) => [primaryKey({ name: "erasure_ledger_pkey", columns: [t.userKey, t.erasedAt] })],
+);
+
+export const schema = { documents, documentEvents, users, operatorAccessLog, erasureLedger };

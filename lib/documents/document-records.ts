@@ -7,7 +7,8 @@ import { databaseOperations } from "@/lib/db/database-operations";
 import { escapeLike } from "@/lib/db/like-pattern";
 import { documentEvents, documents, type DocumentEventType, type DocumentStatus } from "@/lib/db/schema";
 import { documentIdSchema, isStorableTime, type CreatedDocumentFacts, type DocumentEventInput, type DocumentListQuery, type ImportedDocument } from "@/lib/documents/document-record-input";
-import { AppError, eventLimitError } from "@/lib/errors";
+import { erasedSince, holdErasureLock } from "@/lib/erasure/erasure-lock";
+import { AppError, eventLimitError, recordsErasedError } from "@/lib/errors";
 import type { DatabaseOperation } from "@/lib/metrics/database";
 
 /** Who caused a write: kept with each event. `device` is the short text the session list shows ("Chrome 131 on macOS 15"). */
@@ -233,10 +234,19 @@ export function documentRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
   }
 
   return {
-    /** Records that the service created a document (the create route, as soon as the service answered). Idempotent. */
-    recordCreated(userKey: string, doc: CreatedDocument, ctx: RecordContext): Promise<void> {
+    /**
+     * Records that the service created a document (the create route, as soon as the service answered), as created at
+     * `createdAt` (the create request's start). Idempotent. RECORDS_ERASED (410) when the user's records were erased
+     * since then: the erasure wins over a creation that was under way.
+     */
+    recordCreated(userKey: string, doc: CreatedDocument, ctx: RecordContext, createdAt = new Date()): Promise<void> {
       return run("record_created", async (db) => {
-        await db.transaction((tx) => insertCreated(tx, userKey, doc.itemId, doc, new Date(), { eventId: randomUUID(), ctx }));
+        await db.transaction(async (txn) => {
+          const tx: Database = txn;
+          await holdErasureLock(tx, userKey, "write");
+          if (await erasedSince(tx, userKey, createdAt)) throw recordsErasedError();
+          await insertCreated(tx, userKey, doc.itemId, doc, createdAt, { eventId: randomUUID(), ctx });
+        });
       });
     },
 
@@ -244,11 +254,15 @@ export function documentRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
      * Records events the browser reported for one of the user's documents and applies them to its status.
      * Idempotent: an event id already on record is skipped. Resolves the number of events new to the record, or
      * null when the user has no such document and the report does not create it, or removed it from the list.
+     * RECORDS_ERASED (410) for a report that would create a document made before the user's records were erased: a
+     * late report never brings an erased record back.
      */
     recordEvents(userKey: string, itemId: string, events: readonly DocumentEventInput[], ctx: RecordContext): Promise<number | null> {
       return run("record_events", (db) =>
         db.transaction(async (txn) => {
           const tx: Database = txn;
+          // First, before the document's row lock: an erasure holds its lock while it deletes that row.
+          await holdErasureLock(tx, userKey, "write");
           const where = and(eq(documents.userKey, userKey), eq(documents.itemId, itemId));
           // Locks the document, so two reports of the same document apply their events one after the other.
           const lockDocument = async () => (await tx.select({ removedAt: documents.removedAt }).from(documents).where(where).for("update"))[0];
@@ -256,6 +270,7 @@ export function documentRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
           // Removed from the list: nothing more is recorded (a 404, as for a document never recorded).
           if (doc?.removedAt) return null;
           const created = events.find((e) => e.type === "created");
+          if (!doc && created && (await erasedSince(tx, userKey, new Date(created.at)))) throw recordsErasedError();
           const createdIsNew =
             created?.type === "created" ? await insertCreated(tx, userKey, itemId, created, new Date(created.at), { eventId: created.id, ctx }) : false;
           doc ??= await lockDocument();
@@ -511,15 +526,19 @@ export function documentRecordsFor(open: () => Promise<Pick<OpenDatabase, "db" |
 
     /**
      * The one-time import of the browser's old list (uploaded documents): each entry not yet on record becomes an
-     * "uploaded" document with an "imported" event. Idempotent; resolves how many were new.
+     * "uploaded" document with an "imported" event, unless it predates an erasure of the user's records. Idempotent;
+     * resolves how many were new.
      */
     importDocuments(userKey: string, entries: readonly ImportedDocument[], ctx: RecordContext): Promise<number> {
       return run("import", (db) =>
         db.transaction(async (txn) => {
           const tx: Database = txn;
+          await holdErasureLock(tx, userKey, "write");
           let imported = 0;
           for (const entry of entries) {
             const uploadedAt = new Date(entry.uploadedAt);
+            // An entry of the old list from before the user's records were erased stays erased.
+            if (await erasedSince(tx, userKey, uploadedAt)) continue;
             const added = await tx
               .insert(documents)
               .values({

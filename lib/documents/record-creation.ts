@@ -5,6 +5,7 @@ import { createdDocumentFactsSchema } from "@/lib/documents/document-record-inpu
 import { recordCreated } from "@/lib/documents/document-records";
 import { recordContextOf, userKeyFromCookie } from "@/lib/documents/request-user";
 import type { CreateDocumentInput, CreateDocumentResult } from "@/lib/esign/schemas";
+import { AppError } from "@/lib/errors";
 import { getLogger } from "@/lib/logging/logger";
 import { currentRequestId } from "@/lib/logging/request-context";
 
@@ -15,7 +16,7 @@ import { currentRequestId } from "@/lib/logging/request-context";
  */
 export const RECORD_CREATED_WAIT_MS = 1_500;
 
-async function record(req: NextRequest, created: CreateDocumentResult, input: CreateDocumentInput): Promise<boolean> {
+async function record(req: NextRequest, created: CreateDocumentResult, input: CreateDocumentInput, requestedAt: Date): Promise<boolean | "erased"> {
   const userKey = await userKeyFromCookie(req);
   if (!userKey) return false;
   // Only the facts, through the same rules as the browser's reports: never `sas`, `uploadendpoint` or `url`.
@@ -26,17 +27,22 @@ async function record(req: NextRequest, created: CreateDocumentResult, input: Cr
     name: input.name,
     doctype: input.doctype,
   });
-  await recordCreated(userKey, { itemId: created.itemId, ...facts }, recordContextOf(req));
+  await recordCreated(userKey, { itemId: created.itemId, ...facts }, recordContextOf(req), requestedAt);
   return true;
 }
 
 /**
- * Records that the service created a document, waiting at most RECORD_CREATED_WAIT_MS. Never throws: resolves
- * whether the record is known to be written.
+ * Records that the service created a document, waiting at most RECORD_CREATED_WAIT_MS; `requestedAt` (the create
+ * request's start) is its creation time. Never throws: resolves whether the record is known to be written, or
+ * "erased" when the user's records were erased while the creation was under way (the record is refused for good).
  */
-export function recordCreationWithin(req: NextRequest, created: CreateDocumentResult, input: CreateDocumentInput, waitMs = RECORD_CREATED_WAIT_MS): Promise<boolean> {
+export function recordCreationWithin(req: NextRequest, created: CreateDocumentResult, input: CreateDocumentInput, waitMs = RECORD_CREATED_WAIT_MS, requestedAt = new Date()): Promise<boolean | "erased"> {
   const requestId = currentRequestId();
-  const attempt = record(req, created, input).catch((error: unknown) => {
+  const attempt = record(req, created, input, requestedAt).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === "RECORDS_ERASED") {
+      getLogger().info({ msg: `document record: "created" not written: the user's records were erased while it was asked for`, requestId });
+      return "erased" as const;
+    }
     getLogger().warn({ msg: `document record: "created" not written (${describeDatabaseError(error)}); the browser will report it again`, requestId });
     return false;
   });

@@ -1,8 +1,8 @@
 import "server-only";
 import { counter, histogram } from "@/lib/metrics/registry";
 
-/** The repositories' operations (lib/documents/document-records.ts; "operator" and "user_sign_in": lib/operators): fixed names, never user data, as labels. */
-export type DatabaseOperation = "record_created" | "record_events" | "list" | "get" | "remove" | "export" | "import" | "retention_sweep" | "ping" | "operator" | "user_sign_in";
+/** The repositories' operations (lib/documents/document-records.ts; "operator" and "user_sign_in": lib/operators; "erasure": lib/erasure): fixed names, never user data, as labels. */
+export type DatabaseOperation = "record_created" | "record_events" | "list" | "get" | "remove" | "export" | "import" | "retention_sweep" | "ping" | "operator" | "user_sign_in" | "erasure";
 
 /** Records one database operation: its latency, and whether it succeeded. */
 export function recordDatabaseOperation(database: "pglite" | "postgres", operation: DatabaseOperation, outcome: "ok" | "error", seconds: number): void {

@@ -35,6 +35,10 @@ export const RATE_LIMIT_DEFAULTS = {
   "operator-pages": { points: 600, durationS: 600, key: "user" },
   /** GET /api/operator/export and /api/operator/access-log/export: downloads across every user's records. */
   "operator-export": { points: 20, durationS: 600, key: "user" },
+  /** POST /api/account/erasure: "Delete my records". Once is the whole job; a few more are retries after an outage. */
+  "records-erase": { points: 10, durationS: 600, key: "user" },
+  /** POST /api/operator/users/[userKey]/erasure: an operator erasing a user on request, one per call or letter. */
+  "operator-erase": { points: 30, durationS: 600, key: "user" },
   /** Starting a sign-in (a redirect to the service): per client address, since nobody is signed in yet. */
   "sign-in": { points: 60, durationS: 600, key: "address" },
 } as const satisfies Record<string, { points: number; durationS: number; key: "user" | "address" }>;

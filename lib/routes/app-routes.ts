@@ -25,6 +25,7 @@ export type AppRoute =
 export const APP_ROUTES: readonly AppRoute[] = [
   { path: "/", kind: "page", budget: "other-pages" },
   { path: "/account", kind: "page", budget: "account" },
+  { path: "/account/erased", kind: "page", budget: "other-pages" },
   { path: "/auth/error", kind: "page", budget: "other-pages" },
   { path: "/documents", kind: "page", budget: "documents-list" },
   { path: "/documents/[itemId]", kind: "page", budget: "document-page" },
@@ -36,6 +37,7 @@ export const APP_ROUTES: readonly AppRoute[] = [
   { path: "/operator/users/[userKey]/documents/[itemId]", kind: "page", budget: "operator-pages" },
 
   { path: "/api/account", kind: "route", budgets: { GET: "account" } },
+  { path: "/api/account/erasure", kind: "route", budgets: { POST: "records-erase" } },
   { path: "/api/documents", kind: "route", budgets: { GET: "documents-list", POST: "documents-create" } },
   { path: "/api/documents/export", kind: "route", budgets: { GET: "documents-export" } },
   { path: "/api/documents/import", kind: "route", budgets: { POST: "documents-import" } },
@@ -45,6 +47,7 @@ export const APP_ROUTES: readonly AppRoute[] = [
   { path: "/api/sessions/[id]", kind: "route", budgets: { DELETE: "sessions" } },
   { path: "/api/operator/export", kind: "operator-route", budget: "operator-export" },
   { path: "/api/operator/access-log/export", kind: "operator-route", budget: "operator-export" },
+  { path: "/api/operator/users/[userKey]/erasure", kind: "operator-route", budget: "operator-erase" },
   // Per client address: nobody is signed in yet (lib/auth/start-sign-in.ts).
   { path: "/auth/restart", kind: "route", budgets: { GET: "sign-in" } },
 

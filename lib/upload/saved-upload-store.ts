@@ -2,7 +2,8 @@ import { indexedDbMayExist } from "@/lib/browser/indexed-db-presence";
 import { indexedDbStore } from "@/lib/browser/indexed-db-store";
 import { withoutExpiredEndpoint, type SavedUpload } from "@/lib/upload/saved-upload";
 
-const SAVED_UPLOADS_DB = "esign-uploads";
+/** The IndexedDB database the interrupted uploads are kept in. */
+export const SAVED_UPLOADS_DB = "esign-uploads";
 const run = indexedDbStore(SAVED_UPLOADS_DB, "interrupted");
 
 export const savedUploadStore = {

@@ -108,8 +108,8 @@ describe("opening a PostgreSQL database", () => {
         const tables = await check.query("select count(*)::int as n from information_schema.tables where table_schema = 'public'");
         await check.end();
         expect(applied.rows[0].n).toBe(committedMigrations);
-        // documents, document_events, users, operator_access_log.
-        expect(tables.rows[0].n).toBe(4);
+        // documents, document_events, users, operator_access_log, erasure_ledger.
+        expect(tables.rows[0].n).toBe(5);
       }
     } finally {
       await admin.end();

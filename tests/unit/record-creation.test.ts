@@ -30,11 +30,13 @@ beforeEach(() => {
 describe("recording a creation from the create route", () => {
   it("passes the document's facts only, never its SAS, URL or upload endpoint, and says it is recorded", async () => {
     recordCreated.mockResolvedValue(undefined);
-    await expect(recordCreationWithin(req, created, input, 1_000)).resolves.toBe(true);
+    const requestedAt = new Date("2026-11-28T10:00:00Z");
+    await expect(recordCreationWithin(req, created, input, 1_000, requestedAt)).resolves.toBe(true);
     expect(recordCreated).toHaveBeenCalledWith(
       "user-key-1",
       { itemId: created.itemId, fileId: created.fileId, subdocid: 0, container: "documents", name: "Lease", doctype: "contract" },
       { requestId: "req-9", device: "Firefox 133 on Linux" },
+      requestedAt,
     );
     expect(JSON.stringify(recordCreated.mock.calls)).not.toMatch(/sig=|blob\.core/);
   });
@@ -42,10 +44,16 @@ describe("recording a creation from the create route", () => {
   it("records what the service accepted: a name that merely contains sig=, a negative subdocid, a credential redacted", async () => {
     recordCreated.mockResolvedValue(undefined);
     await expect(recordCreationWithin(req, { ...created, subdocid: -1 }, { ...input, name: "Contract sig=final.pdf" }, 1_000)).resolves.toBe(true);
-    expect(recordCreated).toHaveBeenLastCalledWith("user-key-1", expect.objectContaining({ subdocid: -1, name: "Contract sig=final.pdf" }), expect.anything());
+    expect(recordCreated).toHaveBeenLastCalledWith("user-key-1", expect.objectContaining({ subdocid: -1, name: "Contract sig=final.pdf" }), expect.anything(), expect.any(Date));
     // The service's numeric-string form, as its schema turns it into a number.
     await expect(recordCreationWithin(req, { ...created, subdocid: "-3" as unknown as number }, { ...input, name: "x?sv=2024-11-04&sig=abc (1).pdf" }, 1_000)).resolves.toBe(true);
-    expect(recordCreated).toHaveBeenLastCalledWith("user-key-1", expect.objectContaining({ subdocid: -3, name: "x?[redacted] (1).pdf" }), expect.anything());
+    expect(recordCreated).toHaveBeenLastCalledWith("user-key-1", expect.objectContaining({ subdocid: -3, name: "x?[redacted] (1).pdf" }), expect.anything(), expect.any(Date));
+  });
+
+  it("answers \"erased\" when the user's records were erased while the creation was under way (the route's 410)", async () => {
+    const { recordsErasedError } = await import("@/lib/errors");
+    recordCreated.mockRejectedValue(recordsErasedError());
+    await expect(recordCreationWithin(req, created, input, 1_000)).resolves.toBe("erased");
   });
 
   it("answers false at once when the database fails", async () => {

@@ -202,7 +202,7 @@ describe("the operator routes", () => {
   const operatorRoutes = APP_ROUTES.filter((r): r is Extract<AppRoute, { kind: "operator-route" }> => r.kind === "operator-route");
 
   it("exist, and are all under /api/operator", () => {
-    expect(operatorRoutes.map((r) => r.path).sort()).toEqual(["/api/operator/access-log/export", "/api/operator/export"]);
+    expect(operatorRoutes.map((r) => r.path).sort()).toEqual(["/api/operator/access-log/export", "/api/operator/export", "/api/operator/users/[userKey]/erasure"]);
   });
 
   for (const route of operatorRoutes) {

@@ -125,7 +125,7 @@ function AccessRow({ entry }: { entry: OperatorAccessEntry }) {
         ) : null}
         {entry.detail ? (
           <span className="flex min-w-0 gap-1 text-xs text-slate-600">
-            <span className="shrink-0">{t("detail")}</span>
+            <span className="shrink-0">{entry.action === "erase_user" ? t("reason") : t("detail")}</span>
             <CodeValue value={entry.detail} className="min-w-0" />
           </span>
         ) : null}

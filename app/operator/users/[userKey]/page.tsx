@@ -13,6 +13,7 @@ import { DatabaseUnavailable } from "@/app/operator/_components/database-unavail
 import { OperatorDocumentRows } from "@/app/operator/_components/document-rows";
 import { operatorUserHref } from "@/app/operator/_components/links";
 import { OPERATOR_PAGE_SIZE } from "@/app/operator/_lib/page-size";
+import { EraseUserCard } from "@/app/operator/_components/erase-user-card";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("operator.user");
@@ -102,6 +103,7 @@ export default async function OperatorUserPageView({ params, searchParams }: Pro
           ) : null}
         </CardContent>
       </Card>
+      <EraseUserCard userKey={userKey} operator={operator} />
     </>
   );
 }
