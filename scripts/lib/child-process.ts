@@ -48,7 +48,7 @@ export function startProcess(name: string, command: string, args: string[], opti
         watchers.add(watch);
         exited.then(() => {
           if (!watchers.delete(watch)) return;
-          reject(new Error(`${name} exited (${child.signalCode ?? child.exitCode}) before it printed ${pattern}`));
+          reject(new Error(`${name} exited with ${child.signalCode ?? child.exitCode} before it printed ${pattern}`));
         });
       });
     },
@@ -124,7 +124,7 @@ export async function waitForHttp(
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child && (child.exitCode !== null || child.signalCode !== null)) throw new Error(`the process behind ${url} exited (${child.signalCode ?? child.exitCode})`);
+    if (child && (child.exitCode !== null || child.signalCode !== null)) throw new Error(`the process behind ${url} exited with ${child.signalCode ?? child.exitCode}`);
     try {
       const res = await fetch(url);
       await res.body?.cancel();
