@@ -93,7 +93,7 @@ async function takeBackup({ client, dataDir }: EmbeddedDatabase, { target, key, 
     logger.error({ msg: `backup: ${id} failed at ${stage}: ${message}` });
     throw error instanceof BackupError ? error : new BackupError(stage === "upload" ? "TARGET_UNREACHABLE" : "VERIFY_MISMATCH", `The backup failed at ${stage}: ${(error as Error).message}`, { cause: error });
   } finally {
-    await rm(file, { force: true });
+    await rm(spool, { recursive: true, force: true });
   }
 }
 
