@@ -32,6 +32,11 @@ export class S3Target implements BackupTarget {
     this.client = new S3Client({
       ...(env.AWS_REGION || env.AWS_DEFAULT_REGION ? {} : { region: "us-east-1" }),
       forcePathStyle: customEndpoint,
+      // Checksums only where S3 requires them: the SDK's default sends streamed uploads with "aws-chunked" framing
+      // and trailing checksums, which several S3-compatible stores do not understand (s3rver stored the framing as
+      // the object's bytes). Each backup's SHA-256 is checked after download instead.
+      requestChecksumCalculation: "WHEN_REQUIRED",
+      responseChecksumValidation: "WHEN_REQUIRED",
       // A target that does not answer fails the backup within a bounded time instead of holding it.
       maxAttempts: 2,
     });
