@@ -342,9 +342,12 @@ export function parseConfig(source: Record<string, string | undefined>): AppConf
   };
 }
 
-/** Backups are the app's job only on the embedded database; production then needs BACKUP_TARGET (or `none`). */
+/**
+ * Backups are the app's job only on the embedded database; production then needs BACKUP_TARGET (or `none`). A demo
+ * against the sandbox (ESIGN_USE_SANDBOX=true) counts as no production here, as for the service keys.
+ */
 function backupContextOf(source: Record<string, string | undefined>): { production: boolean; embedded: boolean } {
-  return { production: source.NODE_ENV === "production", embedded: !source.DATABASE_URL?.trim() };
+  return { production: source.NODE_ENV === "production" && !isTrue(source.ESIGN_USE_SANDBOX), embedded: !source.DATABASE_URL?.trim() };
 }
 
 function databaseConfigOf(env: Pick<z.infer<typeof schema>, "DATABASE_URL" | "DATABASE_DIR" | "DOCUMENT_RETENTION_DAYS">): AppConfig["database"] {
