@@ -50,7 +50,7 @@ async function recordDocument(request: APIRequestContext, name: string): Promise
 async function listedItemIds(request: APIRequestContext): Promise<string[]> {
   const answer = await request.get("/api/documents?limit=50");
   expect(answer.status()).toBe(200);
-  return ((await answer.json()) as { items: { itemId: string }[] }).items.map((item) => item.itemId);
+  return ((await answer.json()) as { documents: { itemId: string }[] }).documents.map((document) => document.itemId);
 }
 
 /** The Unix time of the newest verified backup, from the instance's /metrics (0 before any). */
