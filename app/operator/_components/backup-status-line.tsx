@@ -18,7 +18,7 @@ export async function BackupStatusLine({ now = new Date() }: { now?: Date }) {
   const dayOf = (date: Date) => format.dateTime(date, { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
   const when = (iso: string) => {
     const date = new Date(iso);
-    // A 24-hour clock in every language ("03:00 today"), as the operator pages write times.
+    // A 24-hour clock in every language: "03:00 today".
     const time = format.dateTime(date, { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
     if (dayOf(date) === dayOf(now)) return t("today", { time });
     if (dayOf(date) === dayOf(new Date(now.getTime() - DAY_MS))) return t("yesterday", { time });
