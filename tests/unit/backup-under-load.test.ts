@@ -73,5 +73,5 @@ describe("a backup under load", () => {
     } finally {
       await restored.close();
     }
-  }, 300_000);
+  }, 420_000);
 });
