@@ -11,4 +11,6 @@ export async function register() {
   await prepareDatabaseAtStartup();
   const { startRetentionSweep } = await import("@/lib/documents/retention-sweep");
   startRetentionSweep();
+  const { startBackupService } = await import("@/lib/backup/backup-service");
+  await startBackupService();
 }

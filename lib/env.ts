@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { parseBackupConfig, type BackupConfig } from "@/lib/backup/backup-config";
 import { parseBrand, type Brand } from "@/lib/brand/brand";
 import { LOCALE_CODES, type Locale } from "@/lib/i18n/locales";
 import { parseRateLimitConfig, type RateLimitConfig } from "@/lib/rate-limit/rate-limit-config";
@@ -274,6 +275,8 @@ export type AppConfig = {
    * verified at the user's sign-in (lib/operators/operator-access.ts). Empty: nobody.
    */
   operatorEmails: ReadonlySet<string>;
+  /** Backups of the embedded database (BACKUP_*, lib/backup): where, how many, when, with which key. */
+  backups: BackupConfig;
 };
 
 export class ConfigError extends Error {
@@ -288,11 +291,13 @@ export function parseConfig(source: Record<string, string | undefined>): AppConf
   const parsed = schema.safeParse(source);
   const { brand, problems: brandProblems } = parseBrand(source);
   const { config: rateLimits, problems: rateLimitProblems } = parseRateLimitConfig(source);
+  const { config: backups, problems: backupProblems } = parseBackupConfig(source, backupContextOf(source));
   const problems = [
     ...(parsed.success ? [] : parsed.error.issues.map((i) => i.message)),
     ...crossKeyProblems(source),
     ...brandProblems,
     ...rateLimitProblems,
+    ...backupProblems,
   ];
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const env = parsed.data;
@@ -333,7 +338,16 @@ export function parseConfig(source: Record<string, string | undefined>): AppConf
     database: databaseConfigOf(env),
     rateLimits,
     operatorEmails: env.OPERATOR_EMAILS,
+    backups,
   };
+}
+
+/**
+ * Backups are the app's job only on the embedded database; production then needs BACKUP_TARGET (or `none`). A demo
+ * against the sandbox (ESIGN_USE_SANDBOX=true) counts as no production here, as for the service keys.
+ */
+function backupContextOf(source: Record<string, string | undefined>): { production: boolean; embedded: boolean } {
+  return { production: source.NODE_ENV === "production" && !isTrue(source.ESIGN_USE_SANDBOX), embedded: !source.DATABASE_URL?.trim() };
 }
 
 function databaseConfigOf(env: Pick<z.infer<typeof schema>, "DATABASE_URL" | "DATABASE_DIR" | "DOCUMENT_RETENTION_DAYS">): AppConfig["database"] {
@@ -352,6 +366,17 @@ export function parseDatabaseConfig(source: Record<string, string | undefined>):
   const parsed = schema.pick({ DATABASE_URL: true, DATABASE_DIR: true, DOCUMENT_RETENTION_DAYS: true }).safeParse(source);
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => i.message));
   return databaseConfigOf(parsed.data);
+}
+
+/**
+ * The database and backup keys only, for `npm run backup` and `npm run restore`, which an operator may run with
+ * nothing else configured; throws ConfigError like parseConfig.
+ */
+export function parseBackupToolConfig(source: Record<string, string | undefined>): { database: AppConfig["database"]; backups: BackupConfig } {
+  const { config: backups, problems } = parseBackupConfig(source, { ...backupContextOf(source), production: false });
+  const database = parseDatabaseConfig(source);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return { database, backups };
 }
 
 let cached: AppConfig | undefined;

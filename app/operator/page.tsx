@@ -14,6 +14,7 @@ import { FieldError, Input, Label } from "@/components/ui/input";
 import { OperatorPageHeading } from "@/app/operator/_components/operator-nav";
 import { DayChart } from "@/app/operator/_components/day-chart";
 import { DatabaseUnavailable } from "@/app/operator/_components/database-unavailable";
+import { BackupStatusLine } from "@/app/operator/_components/backup-status-line";
 import { durationText } from "@/app/operator/_components/durations";
 import { FIRST_YEAR, LAST_YEAR } from "@/lib/calendar-days";
 import { resolvePeriod, type PeriodFieldError, type PeriodParams } from "@/app/operator/_lib/period";
@@ -43,6 +44,7 @@ export default async function OperatorOverviewPage({ searchParams }: Props) {
   return (
     <>
       <OperatorPageHeading current="overview" title={t("title")} intro={t("intro", { timeZone })} />
+      <BackupStatusLine />
       <PeriodPicker params={resolved.params} error={resolved.ok ? null : resolved.error} />
       {view?.unavailable ? <DatabaseUnavailable /> : null}
       {overview && resolved.ok ? (

@@ -2,7 +2,7 @@ import { envPort } from "../../scripts/lib/env-port";
 
 /**
  * The extra app servers the deployment specs (and the visual spec, for a database outage) start themselves,
- * beside the config's webServers: each port from its own variable (defaults in 4650–4699, 4760–4762 and 4807–4809,
+ * beside the config's webServers: each port from its own variable (defaults in 4650–4699, 4760–4762 and 4807–4813,
  * clear of the suite's defaults). The sandbox must accept their
  * callbacks and CORS origins, so playwright.config.ts reads this file too.
  */
@@ -37,6 +37,11 @@ export const deployPorts = {
   embeddedRestartSecond: envPort("E2E_EMBEDDED_RESTART_SECOND_PORT", 4808),
   /** The instance on the embedded database whose disk syncs are traced. */
   embeddedDurability: envPort("E2E_EMBEDDED_DURABILITY_PORT", 4809),
+  /** The restore drill's instance (e2e/deploy/backup-restore.spec.ts), its /metrics, and its object stores. */
+  backupDrill: envPort("E2E_BACKUP_DRILL_PORT", 4810),
+  backupDrillMetrics: envPort("E2E_BACKUP_DRILL_METRICS_PORT", 4811),
+  backupS3: envPort("E2E_BACKUP_S3_PORT", 4812),
+  backupAzure: envPort("E2E_BACKUP_AZURE_PORT", 4813),
 };
 
 /** A public-looking name that Chromium maps to loopback (--host-resolver-rules); nothing else resolves it. */
@@ -52,4 +57,5 @@ export const deployUrls = {
   embeddedRestart: `http://localhost:${deployPorts.embeddedRestart}`,
   rateLimited: `http://localhost:${deployPorts.rateLimited}`,
   embeddedDurability: `http://localhost:${deployPorts.embeddedDurability}`,
+  backupDrill: `http://localhost:${deployPorts.backupDrill}`,
 };

@@ -20,8 +20,12 @@ import { getLogger } from "@/lib/logging/logger";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type DatabaseKind = "pglite" | "postgres";
+/** The embedded database's own handle, for what only the process holding its folder may do (lib/backup). */
+export type EmbeddedDatabase = { client: PGlite; dataDir: string };
 export type OpenDatabase = {
   db: Database;
+  /** Set for PGlite only. */
+  embedded?: EmbeddedDatabase;
   kind: DatabaseKind;
   /** For logs: the folder, or host:port/database (never the URL, which may carry a password). */
   where: string;
@@ -92,6 +96,7 @@ async function openPglite(dir: string): Promise<OpenDatabase> {
   const opened = client;
   return {
     db: drizzlePglite({ client: opened, schema }),
+    embedded: { client: opened, dataDir },
     kind: "pglite",
     where: dataDir,
     assertWritable: () => lock.assertHeld(),

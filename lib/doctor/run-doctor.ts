@@ -3,6 +3,7 @@ import { ConfigError, parseConfig, SANDBOX_DEFAULTS } from "@/lib/env";
 import { checkClientCredentials, checkRedirectUri, checkScopes } from "@/lib/doctor/client-checks";
 import { checkClock, checkDiscovery, checkEndpoints, checkJwks } from "@/lib/doctor/discovery-checks";
 import { contextFrom } from "@/lib/doctor/context";
+import { checkBackups } from "@/lib/doctor/backup-check";
 import { checkBrand } from "@/lib/doctor/brand-check";
 import { checkBackchannelLogout, checkRevocation } from "@/lib/doctor/logout-checks";
 import { redact, type CheckResult } from "@/lib/doctor/report";
@@ -18,7 +19,7 @@ const skipped = (id: string, title: string, reason: string): CheckResult => ({ i
 export async function runDoctor(env: Record<string, string | undefined>): Promise<CheckResult[]> {
   const results = await runChecks(env);
   // Nothing the checks write contains a secret; text echoed from a server passes through here all the same.
-  const secrets = [env.ESIGN_CLIENT_SECRET, env.AUTH_SECRET, SANDBOX_DEFAULTS.ESIGN_CLIENT_SECRET];
+  const secrets = [env.ESIGN_CLIENT_SECRET, env.AUTH_SECRET, SANDBOX_DEFAULTS.ESIGN_CLIENT_SECRET, env.BACKUP_ENCRYPTION_KEY, env.AWS_SECRET_ACCESS_KEY, env.AZURE_STORAGE_CONNECTION_STRING];
   return results.map((r) => ({ ...r, detail: redact(r.detail, secrets), ...(r.fix ? { fix: redact(r.fix, secrets) } : {}) }));
 }
 
@@ -53,12 +54,13 @@ async function runChecks(env: Record<string, string | undefined>): Promise<Check
   results.push(discoveryResult);
   const authServerUp = discovery !== undefined;
   const notReached = "the auth server did not answer discovery";
-  const [jwks, client, redirect, api, storage] = await Promise.all([
+  const [jwks, client, redirect, api, storage, backups] = await Promise.all([
     authServerUp ? checkJwks(ctx, discovery) : skipped("jwks", "Signing keys (JWKS)", notReached),
     authServerUp ? checkClientCredentials(ctx) : skipped("client", "Client credentials", notReached),
     authServerUp ? checkRedirectUri(ctx) : skipped("redirect-uri", "Redirect URI", notReached),
     checkApi(ctx),
     checkStorageCors(ctx),
+    checkBackups(config),
   ]);
   results.push(
     authServerUp ? checkEndpoints(ctx, discovery) : skipped("endpoints", "Authorize and token endpoints", notReached),
@@ -71,6 +73,7 @@ async function runChecks(env: Record<string, string | undefined>): Promise<Check
     api,
     ...storage,
     serverDate ? checkClock(serverDate) : skipped("clock", "Clock", notReached),
+    backups,
   );
   return results;
 }

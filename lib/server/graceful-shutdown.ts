@@ -1,5 +1,6 @@
 import "server-only";
 import type http from "node:http";
+import { stopBackupService } from "@/lib/backup/backup-service";
 import { closeDatabase } from "@/lib/db/client";
 import { markDraining } from "@/lib/health/drain-state";
 import { getLogger } from "@/lib/logging/logger";
@@ -64,6 +65,6 @@ function closeListeners(servers: Set<http.Server>): void {
     clearInterval(timer);
     for (const server of servers) server.closeAllConnections();
     getLogger().info({ msg: "drained: exiting" });
-    void Promise.all([flushTraces(), flushUnsavedTokens().finally(closeRedisConnection), closeDatabase()]).finally(() => process.exit(0));
+    void Promise.all([flushTraces(), flushUnsavedTokens().finally(closeRedisConnection), stopBackupService().then(closeDatabase)]).finally(() => process.exit(0));
   }
 }

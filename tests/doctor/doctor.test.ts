@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { createServer, type Server } from "node:http";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -45,6 +45,7 @@ beforeAll(async () => {
   });
   // The doctor runs in an empty directory, so no developer's .env files take part unless a test writes one.
   workDir = await mkdtemp(path.join(tmpdir(), "doctor-test-"));
+  await mkdir(path.join(workDir, "backups"));
 });
 
 afterAll(async () => {
@@ -63,6 +64,8 @@ function goodEnv(): Record<string, string> {
     ESIGN_CLIENT_SECRET: SECRET,
     ESIGN_TOKEN_AUTH_METHOD: "client_secret_basic",
     ESIGN_STORAGE_ORIGINS: `http://127.0.0.1:${BLOB_PORT}`,
+    // A folder made in beforeAll: a reachable, writable backup target.
+    BACKUP_TARGET: path.join(workDir, "backups"),
   };
 }
 
@@ -139,7 +142,7 @@ describe("npm run doctor against the sandbox", () => {
     expect(lines.find((line) => line.startsWith("✓ Back-channel logout"))).toContain("with sid (per session)");
     expect(lines.some((line) => line.startsWith("✓ Token revocation"))).toBe(true);
     expect(run.stdout).toContain(`register ${APP}/api/auth/backchannel-logout as the client's back-channel logout URI`);
-    expect(run.stdout.trim().split("\n").at(-1)).toBe("All 13 checks passed.");
+    expect(run.stdout.trim().split("\n").at(-1)).toBe("All 14 checks passed.");
     expectNoSecretIn(run);
   });
 
@@ -160,6 +163,7 @@ describe("npm run doctor against the sandbox", () => {
       "api",
       `storage-cors:http://127.0.0.1:${BLOB_PORT}`,
       "clock",
+      "backups",
     ]);
     expect(checks.filter((c) => c.status !== "pass").map((c) => [c.id, c.status])).toEqual([]);
   });
@@ -336,6 +340,33 @@ describe("npm run doctor against the sandbox", () => {
       const { checks } = await runJson({ ...goodEnv(), ESIGN_AUTH_URL: standInUrl });
       expect(checks.find((c) => c.id === "backchannel-logout")).toMatchObject({ status: "pass", detail: expect.stringContaining(`register ${APP}/api/auth/backchannel-logout`) });
       expect(checks.find((c) => c.id === "revocation")).toMatchObject({ status: "pass" });
+    });
+  });
+
+  describe("backups", () => {
+    it("passes a reachable, writable folder target and leaves no probe file in it", async () => {
+      const { checks } = await runJson(goodEnv());
+      expect(checks.find((c) => c.id === "backups")).toMatchObject({ status: "pass", detail: expect.stringContaining("reachable and writable; no backup in it yet") });
+      expect(await readdir(path.join(workDir, "backups"))).toEqual([]);
+    });
+
+    it("fails a target it cannot reach, naming the target, and without the key", async () => {
+      const key = "q2Zb8m2v1rQ4c0YfQm3oJ3c9c8Yx0R4cX7sA1bC2dE4=";
+      const { checks, run } = await runJson({ ...goodEnv(), BACKUP_TARGET: path.join(workDir, "no-such-volume"), BACKUP_ENCRYPTION_KEY: key });
+      expect(checks.find((c) => c.id === "backups")).toMatchObject({ status: "fail", detail: expect.stringContaining(`folder ${path.join(workDir, "no-such-volume")} could not be reached`) });
+      expect(run.stdout).not.toContain(key);
+    });
+
+    it("says that with PostgreSQL, backing up is the database's own job", async () => {
+      const { checks } = await runJson({ ...goodEnv(), DATABASE_URL: "postgresql://app@127.0.0.1:1/app" });
+      expect(checks.find((c) => c.id === "backups")).toMatchObject({ status: "pass", detail: expect.stringContaining("backing it up is the database's own job") });
+    });
+
+    it("warns when no target is set", async () => {
+      const env = goodEnv();
+      delete (env as Partial<typeof env>).BACKUP_TARGET;
+      const { checks } = await runJson(env);
+      expect(checks.find((c) => c.id === "backups")).toMatchObject({ status: "warn", fix: expect.stringContaining("BACKUP_TARGET") });
     });
   });
 

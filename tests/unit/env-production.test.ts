@@ -27,6 +27,8 @@ const complete: Record<string, string> = {
   ESIGN_CLIENT_ID: "partner",
   ESIGN_CLIENT_SECRET: "real-secret",
   ESIGN_STORAGE_ORIGINS: "https://acct.blob.core.windows.net",
+  // Required with the embedded database (tests/unit/backup-config.test.ts); the guide's column says so in words.
+  BACKUP_TARGET: "/var/backups/esign",
 };
 
 /** The exact line the server prints when the key is missing in production. */

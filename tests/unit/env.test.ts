@@ -95,6 +95,7 @@ describe("parseConfig", () => {
       ESIGN_CLIENT_ID: "partner-app",
       ESIGN_CLIENT_SECRET: "partner-app-secret",
       ESIGN_STORAGE_ORIGINS: "https://acct.blob.core.windows.net",
+      BACKUP_TARGET: "none",
     });
     expect(problems).toEqual([expect.stringContaining("ESIGN_CLIENT_SECRET is the sandbox's public demo secret")]);
   });
@@ -109,6 +110,7 @@ describe("parseConfig", () => {
       ESIGN_CLIENT_ID: "partner",
       ESIGN_CLIENT_SECRET: "real-secret",
       ESIGN_STORAGE_ORIGINS: "https://acct.blob.core.windows.net,http://insecure.example",
+      BACKUP_TARGET: "none",
     };
     expect(problemsOf(production)).toEqual([expect.stringContaining("ESIGN_STORAGE_ORIGINS must use https in production")]);
     expect(problemsOf({ ...production, ESIGN_USE_SANDBOX: "true" })).toEqual([]);
