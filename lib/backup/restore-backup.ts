@@ -4,6 +4,7 @@ import { readdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { sha256OfFile } from "@/lib/backup/archive-format";
+import { reapplyErasuresBesideBackups } from "@/lib/backup/erasure-ledger-copy";
 import { unpackBackupArchive, type BackupManifest } from "@/lib/backup/backup-archive";
 import { archiveName, BACKUP_ID, listVerifiedBackups, readStoredManifest, type StoredManifest } from "@/lib/backup/backup-catalog";
 import { BackupError } from "@/lib/backup/backup-error";
@@ -27,6 +28,8 @@ export type PostRestoreStep = { name: string; run(context: PostRestoreContext): 
 export const POST_RESTORE_STEPS: readonly PostRestoreStep[] = [
   // First, so that later steps find this version's tables (a backup may predate a migration).
   { name: "apply this version's migrations", run: ({ client }) => migratePgliteDatabase(client) },
+  // Before the app serves: a user erased after the backup was taken stays erased (lib/backup/erasure-ledger-copy.ts).
+  { name: "apply the erasures kept beside the backups", run: ({ client, target }) => reapplyErasuresBesideBackups(client, target) },
 ];
 
 /** `latest`, a backup id in the target, or a backup file's path. */

@@ -5,6 +5,7 @@ import { sha256OfFile } from "@/lib/backup/archive-format";
 import { unpackBackupArchive, writeBackupArchive } from "@/lib/backup/backup-archive";
 import { archiveName, FAILED_PREFIX, manifestName, newBackupId, rotateBackups, type StoredManifest } from "@/lib/backup/backup-catalog";
 import { BackupError } from "@/lib/backup/backup-error";
+import { publishErasureLedger } from "@/lib/backup/erasure-ledger-copy";
 import { updateBackupStatus } from "@/lib/backup/backup-status";
 import type { BackupTarget } from "@/lib/backup/targets/backup-target";
 import { verifyUnpackedBackup } from "@/lib/backup/verify-backup";
@@ -75,6 +76,7 @@ async function takeBackup({ client, dataDir }: EmbeddedDatabase, { target, key, 
     const stored: StoredManifest = { ...manifest, sizeBytes, sha256: await sha256OfFile(file), encrypted: Boolean(key), verifiedAt: new Date().toISOString() };
     await target.upload(archiveName(id), file);
     await target.writeBytes(manifestName(id), Buffer.from(JSON.stringify(stored)));
+    await publishErasureLedger(target, client);
     const uploadMs = performance.now() - uploadStarted;
     const removed = await rotateBackups(target, keep);
     const ms = performance.now() - started;

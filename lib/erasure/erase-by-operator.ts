@@ -1,4 +1,5 @@
 import "server-only";
+import { publishErasureLedgerAfterErasure } from "@/lib/backup/erasure-ledger-copy";
 import { withDocumentRecords } from "@/lib/documents/document-route-errors";
 import { erasureRecords, type UserRecordCounts } from "@/lib/erasure/user-erasure";
 import { AppError } from "@/lib/errors";
@@ -25,5 +26,7 @@ export async function eraseUserByOperator(operator: Operator, userKey: string, r
   }
   const erasure = await withDocumentRecords(() => erasureRecords.eraseUserRecords(userKey, { operator, reason }), UNAVAILABLE);
   getLogger().info({ msg: `records erased by an operator: ${erasure.documents} document(s), ${erasure.events} event(s)`, requestId: currentRequestId() });
+  // The ledger's copy beside the backups, so a restore after a lost disk erases them again (lib/backup).
+  await publishErasureLedgerAfterErasure();
   return { documents: erasure.documents, events: erasure.events, user: erasure.user };
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import { userKeyFor } from "@/lib/auth/user-key";
+import { publishErasureLedgerAfterErasure } from "@/lib/backup/erasure-ledger-copy";
 import { withDocumentRecords } from "@/lib/documents/document-route-errors";
 import { getConfig } from "@/lib/env";
 import { erasureRecords, type UserRecordCounts } from "@/lib/erasure/user-erasure";
@@ -24,6 +25,8 @@ export async function eraseOwnRecords(current: CurrentSession): Promise<OwnErasu
   const erasure = await withDocumentRecords(() => erasureRecords.eraseUserRecords(userKey), ERASURE_UNAVAILABLE_MESSAGE);
   // Counts only: the log never names the user's documents or email.
   getLogger().info({ msg: `records erased on the user's request: ${erasure.documents} document(s), ${erasure.events} event(s)`, requestId: currentRequestId() });
+  // The ledger's copy beside the backups, so a restore after a lost disk erases them again (lib/backup).
+  await publishErasureLedgerAfterErasure();
   const { ended } = await endAllUserSessions(current);
   return { erased: { documents: erasure.documents, events: erasure.events, user: erasure.user }, sessionsEnded: ended };
 }
