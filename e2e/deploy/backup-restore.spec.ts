@@ -25,11 +25,8 @@ const databaseDir = embeddedDatabaseDir(deployPorts.backupDrill);
 const sessionsDir = sessionStoreDir(deployPorts.backupDrill);
 const key = randomBytes(32).toString("base64");
 
-/** A cron pattern (seconds first, UTC) that fires once, `seconds` from now. */
-function onceIn(seconds: number): string {
-  const at = new Date(Date.now() + seconds * 1000);
-  return `${at.getUTCSeconds()} ${at.getUTCMinutes()} ${at.getUTCHours()} * * *`;
-}
+/** Every 5 seconds (croner's seconds field): the drill waits for the first backup after its records, not a clock time. */
+const EVERY_FIVE_SECONDS = "*/5 * * * * *";
 
 /** Records a document with a "created" and a "resumed" event, as the browser reports them; answers its item id. */
 async function recordDocument(request: APIRequestContext, name: string): Promise<string> {
@@ -122,7 +119,7 @@ test.describe("restore drill", () => {
           TZ: "UTC",
           ...backupEnv,
         };
-        app = await startStandaloneApp({ dir: ".next/standalone", port: deployPorts.backupDrill, name: "backup-drill", env: { ...env, BACKUP_SCHEDULE: onceIn(40) } });
+        app = await startStandaloneApp({ dir: ".next/standalone", port: deployPorts.backupDrill, name: "backup-drill", env: { ...env, BACKUP_SCHEDULE: EVERY_FIVE_SECONDS } });
 
         // 1. Records with events, and an operator access-log row.
         const alice = await browser.newContext({ storageState: { cookies: [], origins: [] } });
@@ -135,7 +132,10 @@ test.describe("restore drill", () => {
         // 2. The scheduled backup runs.
         await expect.poll(lastBackupAt, { timeout: 120_000, intervals: [1_000] }).toBeGreaterThan(recordedAt);
 
-        // 3. More records, and more access-log rows.
+        // 3. More records, and more access-log rows, on the same folder restarted without the schedule: no backup can
+        // take them, so the latest backup is one from before them.
+        await app.stop();
+        app = await startStandaloneApp({ dir: ".next/standalone", port: deployPorts.backupDrill, name: "backup-drill", env });
         const later = [await recordDocument(alicePage.request, "later-1.pdf"), await recordDocument(alicePage.request, "later-2.pdf")];
         expect((await accessActions(browser)).filter((a) => a === "view_access_log")).toHaveLength(2);
         const cookies = await alice.storageState();
