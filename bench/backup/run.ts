@@ -12,7 +12,7 @@
  *   npm run bench:backup                       # 100,000 documents
  *   npm run bench:backup -- --documents 20000
  *
- * Ports: sandbox BENCH_BACKUP_PORT_BASE+0..2, the app +3 (default base 4760).
+ * Ports: sandbox BENCH_BACKUP_PORT_BASE+0..2, the app +3 (default base 4900).
  */
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -31,7 +31,7 @@ import { FolderTarget } from "@/lib/backup/targets/folder-target";
 import { userKeyFor } from "@/lib/auth/user-key";
 import { openDatabase } from "@/lib/db/client";
 
-const PORT_BASE = Number(process.env.BENCH_BACKUP_PORT_BASE ?? 4760);
+const PORT_BASE = Number(process.env.BENCH_BACKUP_PORT_BASE ?? 4900);
 const SANDBOX_PORTS = { authPort: PORT_BASE, apiPort: PORT_BASE + 1, blobPort: PORT_BASE + 2 };
 const APP_PORT = PORT_BASE + 3;
 const documentsArg = process.argv.indexOf("--documents");

@@ -25,8 +25,8 @@ beforeAll(async () => {
   mkdirSync(join(root, "folder"));
   mkdirSync(join(root, "s3"));
   mkdirSync(join(root, "azure"));
-  const s3 = await startS3rver(workerPort(23510), join(root, "s3"), "backups");
-  const azure = await startAzurite(workerPort(23511), join(root, "azure"), "backups");
+  const s3 = await startS3rver(workerPort(4740), join(root, "s3"), "backups");
+  const azure = await startAzurite(workerPort(4741), join(root, "azure"), "backups");
   stores.push(s3, azure);
   // The SDKs read their usual settings from the environment, as in the app.
   Object.assign(process.env, s3.env, azure.env);
