@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { ApiDeps } from "./api";
+import type { ApiDeps } from "./api-deps";
 import { ApiError } from "./api-error";
 import { z } from "zod";
 import { faultInputSchema } from "./faults";

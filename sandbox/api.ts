@@ -1,27 +1,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { ProviderSlot } from "./provider-slot";
 import { z } from "zod";
-import type { SandboxConfig } from "./config";
-import type { BlobStorage } from "./blob-storage";
 import { CONTAINER } from "./blob-storage";
-import { blobNameFor, type DocumentRegistry } from "./documents";
-import type { Faults } from "./faults";
-import type { Stats } from "./stats";
-import type { IssuedTokens } from "./issued-tokens";
+import { blobNameFor } from "./documents";
 import { findUserById, type User } from "./users";
 import { logRequest, readJsonBody, sendError, sendJson } from "./http-utils";
 import { handleAdmin } from "./admin";
+import type { ApiDeps } from "./api-deps";
 import { ApiError } from "./api-error";
-import type { ResponseStyleSwitch } from "./response-style";
 import { seenRequestIds } from "./seen-request-ids";
 import { createdDocumentNames } from "./created-document-names";
-import type { IdentityStyleSwitch } from "./identity-style";
-import type { SigningKeys } from "./signing-keys";
-import type { RevocationEndpoint, Revocations } from "./revocations";
-import type { OidcStore } from "./oidc-store";
-import type { BackchannelLogoutUri, SentLogoutTokens } from "./backchannel-logout";
-import type { LogoutTokenMinter } from "./logout-token-minting";
 import { looksLikeJwt, verifyJwtAccessToken, type AccessTokenHolder } from "./jwt-access-tokens";
 
 const API_BODY_LIMIT = 1024 * 1024;
@@ -34,33 +22,8 @@ const createDocumentRequestSchema = z.object({
   doctype: z.string(),
 });
 
-export interface ApiDeps {
-  config: SandboxConfig;
-  /** The live oidc-provider; replaced when keys rotate or client metadata changes. */
-  providers: ProviderSlot;
-  store: OidcStore;
-  sentLogoutTokens: SentLogoutTokens;
-  backchannelLogoutUri: BackchannelLogoutUri;
-  logoutTokens: LogoutTokenMinter;
-  blobs: BlobStorage;
-  documents: DocumentRegistry;
-  faults: Faults;
-  stats: Stats;
-  issued: IssuedTokens;
-  style: ResponseStyleSwitch;
-  identity: IdentityStyleSwitch;
-  keys: SigningKeys;
-  revocations: Revocations;
-  revocationEndpoint: RevocationEndpoint;
-  /** Responses held open by a hang fault, closed on stop so nothing leaks. */
-  hanging: Set<ServerResponse>;
-  /** Stops a server from accepting connections for `ms` (connection refused), then listens again. */
-  outage: (part: OutagePart, ms: number) => void;
-}
 
 type Operation = "document" | "getuserinfo";
-
-export type OutagePart = "api" | "auth";
 
 /**
  * JWT access tokens (identityserver style) are checked like a separate resource server would, and stay valid
