@@ -1,5 +1,5 @@
 import "server-only";
-import { closeSync, constants, existsSync, fsyncSync, openSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { readdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -13,7 +13,7 @@ import type { BackupTarget } from "@/lib/backup/targets/backup-target";
 import { assertSchemaKnown, verifyUnpackedBackup } from "@/lib/backup/verify-backup";
 import { PGLITE_START_PARAMS } from "@/lib/db/client";
 import { acquireDataDirLock, DataDirLockedError, LOCK_FILE_NAME } from "@/lib/db/data-dir-lock";
-import { syncFolderTree } from "@/lib/db/durable-pglite";
+import { syncFolderTree, syncPath } from "@/lib/db/durable-pglite";
 import { migratePgliteDatabase } from "@/lib/db/migrate";
 import type { FolderLock } from "@/lib/server/folder-lock";
 
@@ -52,16 +52,6 @@ export type RestoreOptions = {
 };
 
 export type RestoreResult = { id: string; createdAt: string; keptAside: string | undefined; ms: number };
-
-/** The renames are on disk once their folder is synced. */
-function syncFolder(dir: string): void {
-  const fd = openSync(dir, constants.O_RDONLY);
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /** The data folder holds a database (anything but the lock file). */
 async function holdsSomething(dataDir: string): Promise<boolean> {
@@ -153,7 +143,8 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
     else if (exists) await rm(dataDir, { recursive: true, force: true });
     await rename(restored, dataDir);
     swapped = true;
-    syncFolder(path.dirname(dataDir));
+    // The renames are on disk once their folder is synced.
+    syncPath(path.dirname(dataDir));
     return { id: manifest.id, createdAt: manifest.createdAt, keptAside, ms: performance.now() - started };
   } finally {
     newLock?.release();

@@ -113,20 +113,22 @@ export class DurableNodeFS extends NodeFS {
   }
 }
 
+/** fsyncs one file or folder (a folder's entries, e.g. a rename in it, are on disk once it is synced). */
+export function syncPath(target: string): void {
+  const fd = openSync(target, constants.O_RDONLY);
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * fsyncs every file and folder under `dir`, and `dir`'s own parent: what initdb does before it reports a new
  * cluster. A folder just made by PGlite's initdb is otherwise only in the page cache (strace saw no other sync of
  * it); one loaded from the build's seed was also synced by PostgreSQL's start-up, and this is a second pass there.
  */
 export function syncFolderTree(dir: string): void {
-  const syncPath = (target: string) => {
-    const fd = openSync(target, constants.O_RDONLY);
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  };
   const walk = (folder: string) => {
     for (const entry of readdirSync(folder, { withFileTypes: true })) {
       const target = path.join(folder, entry.name);

@@ -1,18 +1,9 @@
 import "server-only";
-import { closeSync, constants, fsyncSync, openSync } from "node:fs";
 import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { BackupError } from "@/lib/backup/backup-error";
 import { targetFailure, type BackupTarget } from "@/lib/backup/targets/backup-target";
-
-function syncPath(target: string): void {
-  const fd = openSync(target, constants.O_RDONLY);
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
+import { syncPath } from "@/lib/db/durable-pglite";
 
 /**
  * A folder (another disk, a mounted volume). Each file is written beside its final name, synced, renamed into
