@@ -68,10 +68,10 @@ describe.each(targets)("backup target: %s", (_name, makeTarget) => {
 
   it("keeps a small side file beside the backups", async () => {
     const target = makeTarget();
-    expect(await readSideFile(target, "erasures.json")).toBeUndefined();
-    await writeSideFile(target, "erasures.json", [{ user: "k1", at: "2026-11-28T00:00:00Z" }]);
-    expect(await readSideFile(target, "erasures.json")).toEqual([{ user: "k1", at: "2026-11-28T00:00:00Z" }]);
-    expect(await listVerifiedBackups(target)).not.toContain("erasures");
+    expect(await readSideFile(target, "example-notes.json")).toBeUndefined();
+    await writeSideFile(target, "example-notes.json", [{ user: "k1", at: "2026-11-28T00:00:00Z" }]);
+    expect(await readSideFile(target, "example-notes.json")).toEqual([{ user: "k1", at: "2026-11-28T00:00:00Z" }]);
+    expect(await listVerifiedBackups(target)).not.toContain("example-notes");
   });
 });
 
