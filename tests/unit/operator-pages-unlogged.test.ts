@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { createElement, type ComponentProps, type FunctionComponent, type ReactNode } from "react";
 import { prerender } from "react-dom/static";
-import { createTranslator, NextIntlClientProvider } from "next-intl";
+import { createFormatter, createTranslator, NextIntlClientProvider } from "next-intl";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { formats } from "@/lib/i18n/formats";
 import en from "@/messages/en.json" with { type: "json" };
@@ -19,6 +19,8 @@ const OPERATOR = { userKey: "operator-key", email: "oscar@example.com" };
 vi.mock("@/lib/operators/operator-access", () => ({ requireOperator: async () => OPERATOR }));
 vi.mock("next-intl/server", () => ({
   getTranslations: async (namespace?: string) => createTranslator({ locale: "en", messages: en, formats, timeZone: "UTC", namespace: namespace as never }),
+  getFormatter: async () => createFormatter({ locale: "en", formats, timeZone: "UTC" }),
+  getMessages: async () => en,
   getTimeZone: async () => "UTC",
   getLocale: async () => "en",
 }));

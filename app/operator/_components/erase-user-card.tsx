@@ -1,5 +1,5 @@
 import { NextIntlClientProvider } from "next-intl";
-import { getMessages, getTranslations } from "next-intl/server";
+import { getLocale, getMessages, getTranslations } from "next-intl/server";
 import { Link } from "@/components/ui/link";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { ERASE_REASON_MAX } from "@/lib/erasure/erasure-input";
@@ -12,7 +12,7 @@ import { EraseUserForm } from "@/app/operator/_components/erase-user-form";
  * to the browser.
  */
 export async function EraseUserCard({ userKey, operator }: { userKey: string; operator: Operator }) {
-  const [t, messages] = await Promise.all([getTranslations("operator.erase"), getMessages()]);
+  const [t, messages, locale] = await Promise.all([getTranslations("operator.erase"), getMessages(), getLocale()]);
   return (
     <Card aria-labelledby="erase-user-title" data-testid="operator-erase-user">
       <CardHeader>
@@ -31,7 +31,7 @@ export async function EraseUserCard({ userKey, operator }: { userKey: string; op
             })}
           </p>
         ) : (
-          <NextIntlClientProvider messages={{ common: messages.common, errors: messages.errors, operator: { erase: messages.operator.erase } }}>
+          <NextIntlClientProvider locale={locale} messages={{ common: messages.common, errors: messages.errors, operator: { erase: messages.operator.erase } }}>
             <EraseUserForm userKey={userKey} reasonMax={ERASE_REASON_MAX} />
           </NextIntlClientProvider>
         )}
